@@ -1,0 +1,133 @@
+"""What every engine shares: the chance actor, the illegal-move error, option checking, ranks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+CHANCE = -1
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid; the message is written for the player who tried it."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its kind, allowed values and what it means (for /play and /rules)."""
+
+    name: str
+    kind: str  # "bool", "int", "choice"
+    default: Any
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    nullable: bool = False
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        if value is None and self.nullable:
+            return None
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"option {self.name!r} must be true or false")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"option {self.name!r} must be a whole number")
+            if not self.low <= value <= self.high:
+                raise ValueError(f"option {self.name!r} must be from {self.low} to {self.high}")
+            return value
+        if value not in self.choices:
+            raise ValueError(f"option {self.name!r} must be one of {', '.join(self.choices)}")
+        return value
+
+
+def check_options(
+    spec: list[Option], defaults: dict[str, Any], players: int, given: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Merge `given` over `defaults`, rejecting unknown names and bad values by name."""
+    options = dict(defaults)
+    known = {o.name: o for o in spec}
+    for name, value in (given or {}).items():
+        if name == "players":
+            if value != players:
+                raise ValueError(f"option 'players' is {value!r} but the table has {players} seats")
+            continue
+        if name not in known:
+            raise ValueError(f"unknown option {name!r}")
+        options[name] = known[name].check(value)
+    return options
+
+
+def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> list[int]:
+    """Competition ranking: equal scores share a rank and the next rank is skipped (1, 1, 3)."""
+    sign = -1 if higher_is_better else 1
+    return [1 + sum(1 for other in scores if sign * other < sign * s) for s in scores]
+
+
+def require_field(position: dict, name: str) -> Any:
+    if not isinstance(position, dict):
+        raise ValueError("position must be a JSON object")
+    if name not in position:
+        raise ValueError(f"position is missing field {name!r}")
+    return position[name]
+
+
+class Engine:
+    """The contract of ../shared/rules/engine-contract.md; each game overrides every method.
+
+    Beyond the contract, `apply_events` returns the next state with a list of JSON-able event
+    dicts (each with a "type") saying what happened, for narration and drawing; `apply` may be
+    a faster path that records nothing. `option_spec` lists the options for the bot's forms.
+    """
+
+    id: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    option_spec: list[Option] = []
+
+    def default_options(self, players: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def new(self, players: int, options: dict[str, Any] | None = None) -> Any:
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any, actor: int) -> list[str]:
+        raise NotImplementedError
+
+    def chance_odds(self, state: Any) -> dict[str, float]:
+        raise NotImplementedError
+
+    def sample_chance(self, state: Any, rng: random.Random) -> str:
+        raise NotImplementedError
+
+    def apply(self, state: Any, actor: int, move: str) -> Any:
+        return self.apply_events(state, actor, move)[0]
+
+    def apply_events(self, state: Any, actor: int, move: str) -> tuple[Any, list[dict]]:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> dict | None:
+        raise NotImplementedError
+
+    def dump(self, state: Any) -> dict:
+        raise NotImplementedError
+
+    def load(self, position: dict) -> Any:
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def _check_players(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError("option 'players' must be a whole number")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"option 'players' must be from {self.min_players} to {self.max_players}"
+            )
