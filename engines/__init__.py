@@ -20,4 +20,12 @@ def get_engine(game_id: str) -> Engine:
     return _engines[game_id]
 
 
-__all__ = ["CHANCE", "GAME_IDS", "Engine", "IllegalMove", "Option", "get_engine", "ranks_from_scores"]
+__all__ = [
+    "CHANCE",
+    "GAME_IDS",
+    "Engine",
+    "IllegalMove",
+    "Option",
+    "get_engine",
+    "ranks_from_scores",
+]
