@@ -1,0 +1,1 @@
+"""The Discord bot: storage, the table service and the discord.py cogs."""

@@ -1,0 +1,46 @@
+"""TableError: a refusal a player should read, with a stable code for translations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# English sentences; the cogs may translate by `code` and format with `params`.
+MESSAGES: dict[str, str] = {
+    "not_found": "There is no such table.",
+    "channel_busy": "This channel already has a table; finish or cancel it first.",
+    "not_host": "Only the host of the table can do that.",
+    "already_seated": "You already have a seat at this table.",
+    "not_seated": "You have no seat at this table.",
+    "table_full": "This table is full ({max} seats).",
+    "bad_seat_count": "This game needs {min} to {max} players; the table has {seats}.",
+    "not_lobby": "This table has already started.",
+    "not_running": "This table is not being played.",
+    "finished": "This game is over.",
+    "not_your_turn": "It is not your turn.",
+    "stale": "That button is out of date; use the latest board.",
+    "illegal": "That move is not allowed: {reason}",
+    "bad_options": "Those options do not work: {reason}",
+    "side_taken": "That side is already taken.",
+    "not_allowed": "You are not allowed to do that.",
+    "bad_side": "This game has no side {side}.",
+}
+
+
+class TableError(Exception):
+    """A refusal with a `code` (a key of MESSAGES) and `params` for the sentence."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        if code not in MESSAGES:
+            raise ValueError(f"unknown TableError code {code!r}")
+        self.code = code
+        self.params = params
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        try:
+            return MESSAGES[self.code].format(**self.params)
+        except (KeyError, IndexError):  # a sentence whose params were not all given
+            return MESSAGES[self.code].split("{")[0].rstrip(" :(") + "."
+
+    def __repr__(self) -> str:
+        return f"TableError({self.code!r}, **{self.params!r})"

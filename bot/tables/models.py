@@ -1,0 +1,128 @@
+"""What the table service hands out: Table, Seat, Step, MoveResult and standings rows.
+
+These are snapshots: the service builds a new Table for every change and never alters one it
+has handed out, so a cog may keep a Table while other moves happen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot.tables.errors import TableError
+from engines import CHANCE, Engine, get_engine
+
+
+@dataclass(frozen=True)
+class Seat:
+    user_id: int
+    name: str
+    side: int | None = None  # the seat asked for in the lobby (cows_leopards: 0 cows, 1 leopards)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied move: a player's (actor = seat) or chance's (actor = CHANCE)."""
+
+    actor: int
+    move: str
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    options: dict[str, Any]  # full engine options (in a lobby: a preview for the seats so far)
+    chosen_options: dict[str, Any]  # what the host set explicitly at open_table
+    host_id: int
+    status: str  # "lobby", "running", "finished", "cancelled"
+    seats: list[Seat]  # join order in a lobby, turn order once started
+    state: Any  # engine state rebuilt from the log; None in a lobby or a cancelled lobby
+    log: list[tuple[int, str]]
+    posted_ply: int  # last ply whose board was posted; -1 when none was
+    posted_final: bool  # the board of the finished game was posted
+    message_id: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    outcome: dict[str, Any] | None  # engine outcome + "resigned": [seats]; None until finished
+    # Per seat that must act: the ply at which its pending decision began (turns.py).
+    since: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def ply(self) -> int:
+        return len(self.log)
+
+    @property
+    def engine(self) -> Engine:
+        return get_engine(self.game)
+
+    @property
+    def place_id(self) -> int:
+        """The channel or thread the table lives in."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def needs_post(self) -> bool:
+        """A board that was committed but never posted (after a crash, say)."""
+        if self.status == "running":
+            return self.posted_ply < self.ply
+        return self.status == "finished" and not self.posted_final
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def to_act(self) -> list[int]:
+        """Seats that must act now; [] unless running (chance is drawn by the service)."""
+        if self.status != "running" or self.state is None:
+            return []
+        return [actor for actor in self.engine.to_act(self.state) if actor != CHANCE]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The engine's view for `seat` (None = spectators: no hidden information)."""
+        if self.state is None:
+            raise TableError("not_running")
+        return self.engine.view(self.state, seat)
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    table: Table  # after the move
+    steps: list[Step]  # the player's move, then every chance move drawn after it
+    to_act: list[int]
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's record in one game, or over all games (game None, rating None)."""
+
+    user_id: int
+    name: str
+    game: str | None
+    games: int
+    wins: int
+    average_rank: float
+    rating: float | None  # openskill ordinal (mu - 3 sigma); higher is better
+    mu: float | None = None
+    sigma: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """`stats(guild_id, user_id)`: totals over all games and one Standing per game."""
+
+    user_id: int
+    name: str | None
+    games: int
+    wins: int
+    average_rank: float | None
+    by_game: list[Standing]
