@@ -1,0 +1,650 @@
+"""6 nimmt! pictures: the table (rows, points, this turn's cards), a seat's hand, the reveal of
+a turn, and the final ranking. Inputs are `eng.view(state, seat)` dicts and event lists as in
+engines/EVENTS.md; outputs are PNG bytes. Nothing here knows player names: seats are theme
+badges ("1".."10").
+
+Bullheads are shown twice on every card: by the colour of its band and by the number of bull
+icons (1, 2, 3, 5 or 7), so they read without colour vision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.six_nimmt import bullheads
+from renderers import theme as T
+
+WIDTH = 1100
+ROW_CARDS = 5  # a sixth card takes the row
+
+# Card band colour and body tint by bullheads.
+BAND: dict[int, T.RGB] = {
+    1: (176, 160, 214),  # lavender
+    2: (86, 170, 232),  # sky blue
+    3: (242, 190, 40),  # amber
+    5: (226, 92, 44),  # vermilion
+    7: (150, 40, 130),  # magenta
+}
+BODY: dict[int, T.RGB] = {
+    1: T.PAPER,
+    2: (232, 244, 252),
+    3: (253, 244, 210),
+    5: (252, 226, 214),
+    7: (244, 214, 238),
+}
+BULL_INK: T.RGB = (44, 36, 32)
+FELT: T.RGB = (34, 84, 70)  # the table under the rows
+FELT_EDGE: T.RGB = (58, 118, 98)
+SLOT: T.RGB = (46, 100, 84)
+CARD_BACK: T.RGB = (120, 40, 48)
+
+
+# --- small pieces ---------------------------------------------------------------------------
+def _bull_painter(size: int, colour: T.RGB, face: T.RGB):
+    def paint(d: ImageDraw.ImageDraw, k: float) -> None:
+        s = k * size / 32  # designed on a 32 x 32 grid
+
+        def p(*pts: tuple[float, float]) -> list[tuple[float, float]]:
+            return [(x * s, y * s) for x, y in pts]
+
+        w = max(1, int(3.2 * s))
+        d.line(p((11, 12), (6, 10), (3.5, 6.5), (3.5, 2)), fill=colour, width=w, joint="curve")
+        d.line(p((21, 12), (26, 10), (28.5, 6.5), (28.5, 2)), fill=colour, width=w,
+               joint="curve")
+        d.ellipse(p((1.5, 11.5), (9.5, 17)), fill=colour)
+        d.ellipse(p((22.5, 11.5), (30.5, 17)), fill=colour)
+        d.rounded_rectangle(p((8, 8), (24, 27)), radius=int(7 * s), fill=colour)
+        d.ellipse(p((9.5, 19.5), (22.5, 30.5)), fill=colour)
+        for x in (11.2, 18.4):
+            d.ellipse(p((x, 13.6), (x + 2.4, 16)), fill=face)
+        for x in (12.2, 17.4):
+            d.ellipse(p((x, 23.5), (x + 2.4, 26)), fill=face)
+
+    return paint
+
+
+@lru_cache(maxsize=32)
+def _bull(size: int, colour: T.RGB = BULL_INK, face: T.RGB = T.PAPER) -> Image.Image:
+    return T.sprite((size, size), _bull_painter(size, colour, face), scale=4)
+
+
+def bull_icon(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: int,
+              colour: T.RGB = BULL_INK, face: T.RGB = T.PAPER) -> None:
+    """A bull's head centred on `xy`."""
+    T.paste(draw, _bull(size, colour, face), xy)
+
+
+_LAYOUT = {1: (1,), 2: (2,), 3: (3,), 5: (3, 2), 7: (4, 3)}
+
+
+@lru_cache(maxsize=1024)
+def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    b = bullheads(number)
+    box = (0, 0, w - 1, h - 1)
+    if not mini:
+        d.rounded_rectangle(box, radius=9, fill=BODY[b], outline=T.INK_DARK, width=2)
+        band_h = int(h * 0.34)
+        d.rounded_rectangle((4, 4, w - 5, band_h), radius=6, fill=BAND[b])
+        lines = _LAYOUT[b]
+        icon = int(min((w - 12) / 4.3, (band_h - 6) / len(lines) * 1.05, 22))
+        line_h = (band_h - 4) / len(lines)
+        for i, count in enumerate(lines):
+            cy = 4 + line_h * (i + 0.5)
+            step = icon * 0.95
+            start = w / 2 - step * (count - 1) / 2
+            for j in range(count):
+                bull_icon(d, (start + j * step, cy), icon, BULL_INK, BAND[b])
+        size = int(min(w * 0.5, (h - band_h) * 0.55))
+        if number >= 100:
+            size = int(size * 0.82)
+    else:
+        d.rounded_rectangle(box, radius=6, fill=BODY[b], outline=T.INK_DARK, width=2)
+        band_h = max(10, int(h * 0.24))
+        d.rounded_rectangle((3, 3, w - 4, band_h), radius=3, fill=BAND[b])
+        pip = max(3.0, min(6.0, (w - 10) / (b * 1.45)))
+        step = pip * 1.45
+        start = w / 2 - step * (b - 1) / 2
+        cy = 3 + (band_h - 3) / 2
+        for j in range(b):
+            cx = start + j * step
+            d.ellipse((cx - pip / 2, cy - pip / 2, cx + pip / 2, cy + pip / 2), fill=BULL_INK)
+        size = int(min(w * 0.46, (h - band_h) * 0.6))
+        if number >= 100:
+            size = int(size * 0.85)
+    T.text(d, (w / 2, band_h + (h - band_h) / 2 + (2 if not mini else 1)), str(number), size,
+           T.INK_DARK, bold=True, anchor="mm")
+    return im
+
+
+def card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], number: int,
+         *, outline: T.RGB | None = None, seat: int | None = None) -> None:
+    """A face-up card in `box`: bullhead band on top (colour + 1, 2, 3, 5 or 7 bull icons),
+    big number below. `outline` frames it (e.g. HIGHLIGHT for a card placed this turn);
+    `seat` adds that seat's badge at the bottom-right corner."""
+    x0, y0, x1, y1 = box
+    if outline is not None:
+        draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=12, fill=outline)
+    T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), False), (x0, y0), "la")
+    if seat is not None:
+        T.seat_badge(draw, (x1 - 4, y1 - 4), seat, 30)
+
+
+def mini_card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], number: int,
+              *, outline: T.RGB | None = None) -> None:
+    """A small card: number on a tinted face, a band with one pip per bullhead."""
+    x0, y0, x1, y1 = box
+    if outline is not None:
+        draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=8, fill=outline)
+    T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), True), (x0, y0), "la")
+
+
+def _slot(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+          danger: bool = False, label: str = "") -> None:
+    x0, y0, x1, y1 = box
+    if danger:
+        draw.rounded_rectangle(box, radius=9, fill=(92, 52, 48), outline=T.DANGER, width=3)
+        _dashes(draw, box)
+        T.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label or "6", int((x1 - x0) * 0.42),
+               T.DANGER, bold=True, anchor="mm")
+    else:
+        draw.rounded_rectangle(box, radius=9, fill=SLOT, outline=FELT_EDGE, width=2)
+
+
+def _dashes(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    for i in range(3):
+        y = y0 + 10 + i * 7
+        draw.line((x0 + 10, y, x1 - 10, y), fill=(120, 62, 56), width=2)
+        y = y1 - 10 - i * 7
+        draw.line((x0 + 10, y, x1 - 10, y), fill=(120, 62, 56), width=2)
+
+
+def _card_back(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+               fill: T.RGB = CARD_BACK) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=5, fill=fill, outline=T.INK_DARK, width=2)
+    draw.rounded_rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), radius=3, outline=(200, 150, 90),
+                           width=1)
+
+
+def _check(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float,
+           colour: T.RGB = T.GOOD) -> None:
+    x, y = xy
+    s = size / 2
+    draw.line([(x - s, y), (x - s * 0.3, y + s * 0.7), (x + s, y - s * 0.8)], fill=colour,
+              width=max(3, int(size / 5)), joint="curve")
+
+
+# --- reading the view and the events --------------------------------------------------------
+@dataclass
+class Played:
+    """One card of this turn: who played it and what became of it."""
+
+    card: int
+    seat: int
+    kind: str = "wait"  # "place", "take", "choose", "wait"
+    row: int | None = None
+    end: str = "right"
+    taken: list[int] = field(default_factory=list)
+    bulls: int = 0
+
+
+def turn_cards(view: dict[str, Any], events: list[dict]) -> list[Played]:
+    """The cards of the turn being resolved, ascending, with their fate so far: from the
+    "reveal", "place", "take" and "choose" events, then `pending`/`queue` of the view."""
+    out: dict[int, Played] = {}
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "reveal":
+            for c, s in ev["cards"]:
+                out.setdefault(c, Played(c, s))
+        elif kind in ("place", "take", "choose"):
+            p = out.setdefault(ev["card"], Played(ev["card"], ev["seat"]))
+            if kind == "place":
+                p.kind, p.row, p.end = "place", ev["row"], ev.get("end", "right")
+            elif kind == "take":
+                p.kind, p.row = "take", ev["row"]
+                p.taken, p.bulls = list(ev.get("cards", [])), int(ev.get("bullheads", 0))
+            elif p.kind == "wait":
+                p.kind = "choose"
+    if out:
+        pending = view.get("pending")
+        if pending and pending["card"] in out and out[pending["card"]].kind == "wait":
+            out[pending["card"]].kind = "choose"
+        for c, s in view.get("queue") or []:
+            out.setdefault(c, Played(c, s))
+    return sorted(out.values(), key=lambda p: p.card)
+
+
+def _seats(view: dict[str, Any]) -> int:
+    return int(view["options"]["players"])
+
+
+def _turn_no(view: dict[str, Any]) -> int | None:
+    if view.get("phase") not in ("pick", "take", "side"):
+        return None
+    sizes = view.get("hand_sizes") or [len(h or []) for h in view["hands"]]
+    held = [sizes[i] + (1 if view["picked"][i] is not None else 0) for i in range(len(sizes))]
+    played = 10 - max(held)
+    return played + 1 if view["phase"] == "pick" else played
+
+
+def _subtitle(view: dict[str, Any], events: list[dict]) -> str:
+    opts = view["options"]
+    ended = [e["round"] for e in events if e.get("type") == "round_end"]
+    parts = [f"round {ended[-1]} over"] if ended else [f"round {view['round']}"]
+    phase = view.get("phase")
+    if phase == "draft":
+        parts.append("draft")
+    turn = _turn_no(view)
+    if turn is not None and not ended:
+        parts.append(f"turn {max(1, min(10, turn))}/10")
+    if opts.get("professional"):
+        parts.append("pro")
+    if opts.get("cards", "standard") != "standard":
+        parts.append(opts["cards"])
+    return "  ·  ".join(parts)
+
+
+# --- the table ------------------------------------------------------------------------------
+CARD_W, CARD_H, GAP = 84, 112, 10
+ROW_PAD = 10
+ROW_H = CARD_H + 2 * ROW_PAD
+
+
+def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
+               view: dict[str, Any], marks: dict[int, tuple[int, bool]],
+               scale: float = 1.0) -> float:
+    """The four rows from (x, y) across `width`; `marks` maps card -> (seat, took) for cards
+    played this turn. Returns the bottom y."""
+    pro = bool(view["options"].get("professional"))
+    cw, ch, gap = CARD_W * scale, CARD_H * scale, GAP * scale
+    pad = ROW_PAD * scale
+    row_h = ch + 2 * pad
+    for r, row in enumerate(view["rows"]):
+        top = y + r * (row_h + 12 * scale)
+        draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
+                               fill=FELT, outline=FELT_EDGE, width=2)
+        # row number
+        T.disc(draw, (x + 30 * scale, top + row_h / 2), int(40 * scale), FELT_EDGE)
+        T.text(draw, (x + 30 * scale, top + row_h / 2), str(r + 1), int(24 * scale), T.INK,
+               bold=True, anchor="mm")
+        cx = x + 60 * scale
+        full = len(row) >= ROW_CARDS
+        if pro:
+            _slot(draw, (cx, top + pad, cx + cw, top + pad + ch), danger=full, label="6")
+            if not full:
+                _arrow_hint(draw, (cx, top + pad, cx + cw, top + pad + ch), left=True)
+            cx += cw + gap
+        for i in range(ROW_CARDS):
+            box = (cx + i * (cw + gap), top + pad, cx + i * (cw + gap) + cw, top + pad + ch)
+            if i < len(row):
+                seat, took = marks.get(row[i], (None, False))
+                card(draw, box, row[i], seat=seat,
+                     outline=None if seat is None else (T.DANGER if took else T.HIGHLIGHT))
+            else:
+                _slot(draw, box)
+        box6 = (cx + 5 * (cw + gap), top + pad, cx + 5 * (cw + gap) + cw, top + pad + ch)
+        _slot(draw, box6, danger=True, label="6")
+        # the row's bullheads
+        total = sum(bullheads(c) for c in row)
+        bx = x + width - 52 * scale
+        bull_icon(draw, (bx, top + row_h / 2 - 18 * scale), int(34 * scale), T.INK, FELT)
+        T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total), int(28 * scale),
+               T.DANGER if full else T.INK, bold=True, anchor="mm")
+    return y + 4 * row_h + 3 * 12 * scale
+
+
+def _arrow_hint(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+                left: bool) -> None:
+    """An empty professional left-end slot: a faint slot with a small arrow into the row."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=9, outline=FELT_EDGE, width=2)
+    cy = (y0 + y1) / 2
+    mx = (x0 + x1) / 2
+    s = (x1 - x0) * 0.18
+    draw.polygon([(mx + s, cy), (mx - s * 0.6, cy - s), (mx - s * 0.6, cy + s)], fill=FELT_EDGE)
+
+
+def _rows_width(view: dict[str, Any], scale: float = 1.0) -> float:
+    slots = 7 if view["options"].get("professional") else 6
+    return (60 + slots * (CARD_W + GAP) - GAP + 110) * scale
+
+
+def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+             view: dict[str, Any], events: list[dict]) -> None:
+    """Each seat: badge, points left, and what it is doing (picked, to pick, to choose)."""
+    x0, y0, x1, y1 = box
+    T.panel(draw, box)
+    n = _seats(view)
+    to_act = set(view.get("to_act") or [])
+    phase = view.get("phase")
+    pending = view.get("pending") or {}
+    start = int(view["options"].get("points", 66))
+    T.text(draw, (x0 + 20, y0 + 24), "points", 18, T.MUTED, anchor="lm")
+    line_h = min(64, (y1 - y0 - 64) / n)
+    badge = int(min(40, line_h - 12))
+    took = {}
+    for ev in events:
+        if ev.get("type") == "take":
+            took[ev["seat"]] = took.get(ev["seat"], 0) + int(ev.get("bullheads", 0))
+    for s in range(n):
+        cy = y0 + 52 + line_h * (s + 0.5)
+        acting = s in to_act and phase in ("take", "side", "draft")
+        T.seat_badge(draw, (x0 + 20 + badge / 2, cy), s, badge,
+                     ring=T.HIGHLIGHT if acting else None)
+        pts = view["points"][s]
+        colour = T.DANGER if pts <= 0 else (T.INK if pts > start // 4 else (250, 170, 120))
+        T.text(draw, (x0 + 36 + badge, cy), str(pts), int(min(30, line_h * 0.55)), colour,
+               bold=True, anchor="lm")
+        if s in took:
+            T.text(draw, (x0 + 100 + badge, cy), f"-{took[s]}", int(min(22, line_h * 0.42)),
+                   T.DANGER, bold=True, anchor="lm")
+        # status on the right
+        sx = x1 - 40
+        if phase == "pick":
+            bw, bh = line_h * 0.42, line_h * 0.6
+            cbox = (sx - bw / 2, cy - bh / 2, sx + bw / 2, cy + bh / 2)
+            if view["picked"][s] is not None:
+                _card_back(draw, cbox)
+                _check(draw, (sx + bw / 2, cy + bh / 2 - 2), bh * 0.55)
+            else:
+                draw.rounded_rectangle(cbox, radius=5, outline=T.MUTED, width=2)
+        elif pending.get("seat") == s and phase in ("take", "side"):
+            T.disc(draw, (sx, cy), int(line_h * 0.62), T.HIGHLIGHT)
+            T.text(draw, (sx, cy), "?", int(line_h * 0.45), T.INK_DARK, bold=True, anchor="mm")
+        elif phase == "draft" and view.get("drafter") == s:
+            T.disc(draw, (sx, cy), int(line_h * 0.62), T.HIGHLIGHT)
+            T.text(draw, (sx, cy), "+", int(line_h * 0.5), T.INK_DARK, bold=True, anchor="mm")
+
+
+def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int = 18,
+          width: float = 86) -> None:
+    """Below a played card: where it went (arrow + row) or the row it took (bull + points)."""
+    x, y = xy
+    h = size + 14
+    box = (x - width / 2, y, x + width / 2, y + h)
+    if p.kind == "place":
+        draw.rounded_rectangle(box, radius=h // 2, fill=FELT)
+        cy = y + h / 2
+        if p.end == "left":  # professional: joined the row's left end
+            ax = x + 20
+            draw.polygon([(ax - 12, cy), (ax + 2, cy - 8), (ax + 2, cy + 8)], fill=T.INK)
+            dx = x - 12
+        else:
+            ax = x - 20
+            draw.polygon([(ax + 12, cy), (ax - 2, cy - 8), (ax - 2, cy + 8)], fill=T.INK)
+            dx = x + 12
+        T.disc(draw, (dx, cy), h - 4, FELT_EDGE)
+        T.text(draw, (dx, cy), str(p.row), size, T.INK, bold=True, anchor="mm")
+    elif p.kind == "take":
+        draw.rounded_rectangle(box, radius=h // 2, fill=T.DANGER)
+        bull_icon(draw, (x - width / 2 + 17, y + h / 2), size + 4, T.PAPER, T.DANGER)
+        T.text(draw, (x + 10, y + h / 2), f"-{p.bulls}", size, T.PAPER, bold=True, anchor="mm")
+    elif p.kind == "choose":
+        draw.rounded_rectangle(box, radius=h // 2, fill=T.HIGHLIGHT)
+        T.text(draw, (x, y + h / 2), "?", size + 2, T.INK_DARK, bold=True, anchor="mm")
+    else:
+        draw.rounded_rectangle(box, radius=h // 2, outline=T.MUTED, width=2)
+        for k in (-1, 0, 1):
+            T.disc(draw, (x + k * 12, y + h / 2), 6, T.MUTED)
+
+
+def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+                played: list[Played]) -> None:
+    x0, y0, x1, y1 = box
+    T.panel(draw, box)
+    n = len(played)
+    avail = x1 - x0 - 40
+    step = min(104, avail / max(n, 1))
+    cw = min(72, step - 12)
+    chh = cw * 4 / 3
+    left = x0 + 20 + (avail - step * n) / 2
+    for i, p in enumerate(played):
+        cx = left + step * (i + 0.5)
+        T.seat_badge(draw, (cx, y0 + 28), p.seat, 32)
+        top = y0 + 52
+        outline = {"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind)
+        card(draw, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card, outline=outline)
+        _chip(draw, (cx, top + chh + 12), p, 17, min(step - 8, 92))
+
+
+def render_table(view: dict[str, Any], events: list[dict] | None = None) -> bytes:
+    """The public table: four rows (sixth slot = danger), each seat's points and status and,
+    after a reveal, the cards of the turn with their owners and fates."""
+    events = list(events or [])
+    played = turn_cards(view, events)
+    marks = {p.card: (p.seat, p.kind == "take") for p in played if p.kind in ("place", "take")}
+    logical = view["options"].get("cards") == "logical"
+    n = _seats(view)
+    rows_w = _rows_width(view)
+    side_w = 260
+    width = int(rows_w + side_w + 3 * 24)
+    rows_h = 4 * ROW_H + 36
+    height = 64 + 24 + rows_h + 24
+    strip_h = 0
+    if played:
+        strip_h = 52 + 72 * 4 / 3 + 56
+        height += strip_h + 20
+    hands_h = 0
+    if logical and any(view["hands"]):
+        hands_h = 40 + ((n + 1) // 2) * 58
+        height += hands_h + 20
+    img, d = T.canvas(width, height)
+    y = T.title_strip(d, width, "6 nimmt!", _subtitle(view, events)) + 24
+    if view.get("phase") == "draft":
+        _pool(d, (24, y, 24 + rows_w, y + rows_h), view)
+    else:
+        _draw_rows(d, 24, y, rows_w, view, marks)
+    _sidebar(d, (48 + rows_w, y, 48 + rows_w + side_w, y + rows_h), view, events)
+    y += rows_h + 20
+    if played:
+        _turn_strip(d, (24, y, width - 24, y + strip_h), played)
+        y += strip_h + 20
+    if hands_h:
+        _public_hands(d, (24, y, width - 24, y + hands_h), view)
+    return T.to_png(img)
+
+
+render_board = render_table
+
+
+def _pool(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+          view: dict[str, Any]) -> None:
+    """Logical draft: the face-up cards still to draft."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=16, fill=FELT, outline=FELT_EDGE, width=2)
+    pool = list(view.get("pool") or [])
+    if not pool:
+        return
+    inner_w, inner_h = x1 - x0 - 40, y1 - y0 - 40
+    best = None
+    for cols in range(6, 16):
+        rows = -(-len(pool) // cols)
+        cw = min(inner_w / cols - 8, (inner_h / rows - 8) * 0.75)
+        if best is None or cw > best[0]:
+            best = (cw, cols)
+    cw, cols = best
+    ch = cw * 4 / 3
+    for i, c in enumerate(pool):
+        cx = x0 + 20 + (i % cols) * (cw + 8)
+        cy = y0 + 20 + (i // cols) * (ch + 8)
+        mini_card(draw, (cx, cy, cx + cw, cy + ch), c)
+
+
+def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
+                  view: dict[str, Any]) -> None:
+    """Logical: every hand is public; two columns of badge + small cards."""
+    x0, y0, x1, y1 = box
+    T.panel(draw, box)
+    n = _seats(view)
+    col_w = (x1 - x0 - 40) / 2
+    for s in range(n):
+        col, line = s % 2, s // 2
+        bx = x0 + 20 + col * col_w
+        cy = y0 + 20 + line * 58 + 27
+        T.seat_badge(draw, (bx + 18, cy), s, 34)
+        hand = view["hands"][s] or []
+        for i, c in enumerate(hand):
+            cx = bx + 46 + i * 46
+            mini_card(draw, (cx, cy - 25, cx + 40, cy + 25), c)
+
+
+# --- a seat's hand --------------------------------------------------------------------------
+def render_hand(view: dict[str, Any], seat: int) -> bytes:
+    """The private picture for `seat`: its hand in order (and its face-down pick), over the
+    public rows. `view` must be `eng.view(state, seat)`; other seats' hands are never drawn.
+    Raises ValueError when the view does not hold that seat's hand."""
+    n = _seats(view)
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"there is no seat {seat!r}")
+    hand = view["hands"][seat]
+    if hand is None:
+        raise ValueError(f"this view does not show the hand of seat {seat}")
+    picked = view["picked"][seat]
+    pick = picked if isinstance(picked, int) and not isinstance(picked, bool) else None
+    width = 1040
+    scale = 0.62
+    rows_w = _rows_width(view, scale)
+    rows_h = 4 * ROW_H * scale + 36 * scale
+    cards = sorted(hand)
+    per_line = 10
+    lines = max(1, -(-len(cards) // per_line))
+    hand_h = 40 + lines * (CARD_H + 22) + 10
+    height = 64 + 20 + rows_h + 24 + hand_h + 24
+    img, d = T.canvas(width, height)
+    sub = f"round {view['round']}"
+    y = T.title_strip(d, width, "6 nimmt!", sub)
+    title_w = T.text_width("6 nimmt!", 30, True)
+    T.seat_badge(d, (32 + title_w + 36, y / 2), seat, 40,
+                 ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
+    y += 20
+    rx = (width - rows_w - 210) / 2
+    _draw_rows(d, rx, y, rows_w, view, {}, scale)
+    # points and the pick beside the rows
+    px = rx + rows_w + 30
+    T.panel(d, (px, y, px + 180, y + rows_h))
+    T.text(d, (px + 90, y + 30), "points", 18, T.MUTED, anchor="mm")
+    T.text(d, (px + 90, y + 74), str(view["points"][seat]), 40, T.INK, bold=True, anchor="mm")
+    if pick is not None:
+        T.text(d, (px + 90, y + 136), "picked", 18, T.MUTED, anchor="mm")
+        cw, chh = 76, 100
+        card(d, (px + 90 - cw / 2, y + 156, px + 90 + cw / 2, y + 156 + chh), pick,
+             outline=T.HIGHLIGHT)
+    y += rows_h + 24
+    T.panel(d, (24, y, width - 24, y + hand_h))
+    T.text(d, (44, y + 22), "hand", 18, T.MUTED, anchor="lm")
+    T.text(d, (width - 44, y + 22), str(len(cards)), 18, T.MUTED, anchor="rm")
+    for i, c in enumerate(cards):
+        line, col = divmod(i, per_line)
+        count = min(per_line, len(cards) - line * per_line)
+        left = (width - count * (CARD_W + GAP) + GAP) / 2
+        cx = left + col * (CARD_W + GAP)
+        cy = y + 40 + line * (CARD_H + 22)
+        card(d, (cx, cy, cx + CARD_W, cy + CARD_H), c)
+    if not cards and pick is None:
+        T.text(d, (width / 2, y + hand_h / 2 + 10), "-", 30, T.MUTED, anchor="mm")
+    return T.to_png(img)
+
+
+# --- the reveal -----------------------------------------------------------------------------
+def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> bytes:
+    """Everybody's picks of the turn, lowest first, each with its owner's badge, where it
+    went (row) or the row it took (cards and bullheads). Without a reveal in `events` (and
+    nothing pending) this is the table picture."""
+    events = list(events or [])
+    played = turn_cards(view, events)
+    if not played:
+        return render_table(view, events)
+    n = len(played)
+    width = WIDTH
+    step = min(104, (width - 80) / n)
+    cw = min(92, step - 12)
+    chh = cw * 4 / 3
+    takes = [p for p in played if p.kind == "take"]
+    take_h = 0 if not takes else 36 + len(takes) * 70
+    height = 64 + 24 + 50 + chh + 70 + 24 + (take_h + 20 if takes else 0)
+    img, d = T.canvas(width, height)
+    y = T.title_strip(d, width, "6 nimmt!", _subtitle(view, events)) + 24
+    body = (24, y, width - 24, y + 50 + chh + 70)
+    T.panel(d, body, fill=FELT, outline=FELT_EDGE)
+    left = (width - step * n) / 2
+    for i, p in enumerate(played):
+        cx = left + step * (i + 0.5)
+        T.seat_badge(d, (cx, y + 30), p.seat, 36)
+        top = y + 58
+        card(d, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card,
+             outline={"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind))
+        _chip(d, (cx, top + chh + 12), p, 18, min(step - 8, 96))
+    y = body[3] + 20
+    if takes:
+        T.panel(d, (24, y, width - 24, y + take_h))
+        for i, p in enumerate(takes):
+            cy = y + 18 + i * 70 + 35
+            T.seat_badge(d, (60, cy), p.seat, 36)
+            bull_icon(d, (110, cy), 30, T.DANGER, T.PANEL)
+            T.text(d, (134, cy), f"-{p.bulls}", 26, T.DANGER, bold=True, anchor="lm")
+            T.text(d, (210, cy), f"row {p.row}", 20, T.MUTED, anchor="lm")
+            for j, c in enumerate(p.taken):
+                x = 300 + j * 56
+                mini_card(d, (x, cy - 30, x + 46, cy + 30), c)
+    return T.to_png(img)
+
+
+# --- game over ------------------------------------------------------------------------------
+def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
+    """Final ranking: rank, badge, points left (bar) and bullheads taken, best first."""
+    scores = list(outcome.get("scores") or view["points"])
+    ranks = list(outcome.get("ranks") or [1] * len(scores))
+    n = len(scores)
+    start = int(view["options"].get("points", 66))
+    width = 1000
+    line_h = 64
+    height = 64 + 30 + n * line_h + 40
+    img, d = T.canvas(width, height)
+    y = T.title_strip(d, width, "6 nimmt!", f"final  ·  round {view['round']}") + 30
+    T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14))
+    order = sorted(range(n), key=lambda s: (ranks[s], s))
+    lo = min(0, *scores)
+    hi = max(start, *scores)
+    bar_x0, bar_x1 = 330, width - 150
+    zero_x = bar_x0 + (0 - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
+    for i, s in enumerate(order):
+        cy = y + line_h * (i + 0.5)
+        if i % 2 == 0:
+            d.rectangle((26, cy - line_h / 2, width - 26, cy + line_h / 2), fill=(50, 58, 75))
+        first = ranks[s] == 1
+        if first:
+            T.star(d, (62, cy), 20)
+        else:
+            T.text(d, (62, cy), T.rank_label(ranks[s]), 22, T.MUTED, bold=True, anchor="mm")
+        T.seat_badge(d, (122, cy), s, 44, ring=T.HIGHLIGHT if first else None)
+        T.text(d, (170, cy), str(scores[s]), 32, T.HIGHLIGHT if first else T.INK, bold=True,
+               anchor="lm")
+        taken = start - scores[s]
+        bull_icon(d, (252, cy), 26, T.DANGER, (50, 58, 75) if i % 2 == 0 else T.PANEL)
+        T.text(d, (270, cy), str(taken), 20, T.DANGER, bold=True, anchor="lm")
+        vx = bar_x0 + (scores[s] - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
+        colour = T.seat_colour(s)
+        a, b = sorted((zero_x, vx))
+        if b - a >= 1:
+            d.rounded_rectangle((a, cy - 12, b, cy + 12), radius=6, fill=colour,
+                                outline=T.INK_DARK, width=1)
+        d.line((zero_x, cy - 20, zero_x, cy + 20), fill=T.MUTED, width=2)
+    # start marker
+    sx = bar_x0 + (start - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
+    d.line((sx, y - 4, sx, y + n * line_h + 4), fill=T.PANEL_EDGE, width=2)
+    T.text(d, (sx + 8, y + 4), str(start), 16, T.MUTED, anchor="lt")
+    return T.to_png(img)
+
+
+__all__ = [
+    "Played", "bull_icon", "card", "mini_card", "render_board", "render_game_over",
+    "render_hand", "render_reveal", "render_table", "turn_cards",
+]
