@@ -20,6 +20,7 @@ from bot.storage.repository import (
     SeatRow,
     StandingRow,
     TableRow,
+    TimerRow,
 )
 
 DEFAULT_DATABASE = "data/bot.sqlite3"
@@ -61,6 +62,7 @@ __all__ = [
     "SeatRow",
     "StandingRow",
     "TableRow",
+    "TimerRow",
     "database_path",
     "open_database",
 ]

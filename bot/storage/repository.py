@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
@@ -40,6 +40,10 @@ class TableRow:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    # Absence rules fixed at /play (migration 0002); None on older tables.
+    deadline_seconds: int | None = None
+    absence_rule: str | None = None
+    max_misses: int | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,8 @@ class SeatRow:
     user_id: int
     name: str
     side: int | None
+    misses: int = 0  # deadlines missed in a row
+    taken_over: bool = False  # played by the computer for the rest of the game
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,42 @@ class StandingRow:
     sigma: float | None
 
 
+@dataclass(frozen=True)
+class TimerRow:
+    """A seat's pending decision on a running table and its deadline (migration 0002)."""
+
+    table_id: int
+    seat: int
+    since_ply: int  # the ply at which the decision began (Table.since)
+    started_at: datetime
+    deadline_at: datetime
+    remind_at: datetime | None  # None: no reminder
+    reminded: bool
+
+
+def stamp(at: datetime) -> str:
+    """A timer time as stored: UTC, fixed width, so text order is time order."""
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _timer(row: aiosqlite.Row) -> TimerRow:
+    return TimerRow(
+        table_id=row["table_id"],
+        seat=row["seat"],
+        since_ply=row["since_ply"],
+        started_at=datetime.fromisoformat(row["started_at"]),
+        deadline_at=datetime.fromisoformat(row["deadline_at"]),
+        remind_at=_time(row["remind_at"]),
+        reminded=bool(row["reminded"]),
+    )
+
+
+_SETTINGS = (
+    "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
+    "cancel_role_id",
+)
+
+
 def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
@@ -99,6 +141,9 @@ def _table(row: aiosqlite.Row) -> TableRow:
         created_at=datetime.fromisoformat(row["created_at"]),
         started_at=_time(row["started_at"]),
         finished_at=_time(row["finished_at"]),
+        deadline_seconds=row["deadline_seconds"],
+        absence_rule=row["absence_rule"],
+        max_misses=row["max_misses"],
     )
 
 
@@ -291,11 +336,15 @@ class Repository:
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all(
-            "SELECT position, user_id, name, side FROM seats WHERE table_id = ?"
-            " ORDER BY position",
+            "SELECT position, user_id, name, side, misses, taken_over FROM seats"
+            " WHERE table_id = ? ORDER BY position",
             (table_id,),
         )
-        return [SeatRow(r["position"], r["user_id"], r["name"], r["side"]) for r in rows]
+        return [
+            SeatRow(r["position"], r["user_id"], r["name"], r["side"], r["misses"],
+                    bool(r["taken_over"]))
+            for r in rows
+        ]
 
     async def add_seat(self, table_id: int, user_id: int, name: str, side: int | None) -> None:
         """Seat a user last in join order."""
@@ -343,6 +392,107 @@ class Repository:
             "INSERT INTO moves (table_id, ply, actor, move, created_at) VALUES (?, ?, ?, ?, ?)",
             [(table_id, first_ply + i, a, m, stamp) for i, (a, m) in enumerate(moves)],
         )
+
+    # -- guild settings and deadline timers (migration 0002) --------------------------------
+
+    async def get_guild_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """The stored /settings of a guild (keys of _SETTINGS), or None if never set."""
+        row = await self._one(
+            f"SELECT {', '.join(_SETTINGS)} FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return {name: row[name] for name in _SETTINGS} if row else None
+
+    async def put_guild_settings(
+        self, guild_id: int, values: dict[str, Any], at: datetime
+    ) -> None:
+        """Store every setting of a guild (`values` has all keys of _SETTINGS)."""
+        names = ", ".join(_SETTINGS)
+        await self._run(
+            f"INSERT INTO guild_settings (guild_id, {names}, updated_at)"
+            f" VALUES (?, {', '.join('?' * len(_SETTINGS))}, ?) ON CONFLICT (guild_id) DO UPDATE"
+            f" SET {', '.join(f'{n} = excluded.{n}' for n in _SETTINGS)},"
+            " updated_at = excluded.updated_at",
+            (guild_id, *(values[n] for n in _SETTINGS), at.isoformat()),
+        )
+
+    async def set_table_absence_rules(
+        self, table_id: int, deadline_seconds: int, absence_rule: str, max_misses: int
+    ) -> None:
+        await self._run(
+            "UPDATE game_tables SET deadline_seconds = ?, absence_rule = ?, max_misses = ?"
+            " WHERE id = ?",
+            (deadline_seconds, absence_rule, max_misses, table_id),
+        )
+
+    async def set_seat_absence(
+        self, table_id: int, position: int, misses: int, taken_over: bool
+    ) -> None:
+        await self._run(
+            "UPDATE seats SET misses = ?, taken_over = ? WHERE table_id = ? AND position = ?",
+            (misses, int(taken_over), table_id, position),
+        )
+
+    async def get_timers(self, table_id: int) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT * FROM timers WHERE table_id = ? ORDER BY seat", (table_id,)
+        )
+        return [_timer(row) for row in rows]
+
+    async def put_timer(self, timer: TimerRow) -> None:
+        """Create or replace the timer of (table, seat)."""
+        await self._run(
+            "INSERT OR REPLACE INTO timers (table_id, seat, since_ply, started_at, deadline_at,"
+            " remind_at, reminded) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                timer.table_id,
+                timer.seat,
+                timer.since_ply,
+                stamp(timer.started_at),
+                stamp(timer.deadline_at),
+                stamp(timer.remind_at) if timer.remind_at is not None else None,
+                int(timer.reminded),
+            ),
+        )
+
+    async def delete_timer(self, table_id: int, seat: int) -> None:
+        await self._run("DELETE FROM timers WHERE table_id = ? AND seat = ?", (table_id, seat))
+
+    async def postpone_timer(self, table_id: int, seat: int, deadline_at: datetime) -> None:
+        await self._run(
+            "UPDATE timers SET deadline_at = ? WHERE table_id = ? AND seat = ?",
+            (stamp(deadline_at), table_id, seat),
+        )
+
+    async def mark_reminded(self, table_id: int, seat: int) -> None:
+        await self._run(
+            "UPDATE timers SET reminded = 1 WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+
+    async def expired_timers(self, now: datetime) -> list[TimerRow]:
+        """Timers whose deadline has passed, earliest first."""
+        rows = await self._all(
+            "SELECT * FROM timers WHERE deadline_at <= ? ORDER BY deadline_at, table_id, seat",
+            (stamp(now),),
+        )
+        return [_timer(row) for row in rows]
+
+    async def due_reminders(self, now: datetime) -> list[TimerRow]:
+        """Timers whose reminder is due and not sent, and whose deadline has not passed."""
+        rows = await self._all(
+            "SELECT * FROM timers WHERE reminded = 0 AND remind_at <= ? AND deadline_at > ?"
+            " ORDER BY remind_at, table_id, seat",
+            (stamp(now), stamp(now)),
+        )
+        return [_timer(row) for row in rows]
+
+    async def next_timer_time(self) -> datetime | None:
+        """The earliest deadline or unsent reminder of any timer, or None if no timers."""
+        row = await self._one(
+            "SELECT MIN(t) FROM (SELECT MIN(deadline_at) AS t FROM timers"
+            " UNION ALL SELECT MIN(remind_at) FROM timers WHERE reminded = 0)"
+        )
+        return _time(row[0]) if row else None
 
     # -- results and ratings ---------------------------------------------------------------
 

@@ -23,6 +23,7 @@ MESSAGES: dict[str, str] = {
     "side_taken": "That side is already taken.",
     "not_allowed": "You are not allowed to do that.",
     "bad_side": "This game has no side {side}.",
+    "bad_setting": "That setting does not work: {reason}",
 }
 
 

@@ -28,6 +28,7 @@ class Step:
     actor: int
     move: str
     events: list[dict[str, Any]]
+    auto: bool = False  # played for the seat by the computer (deadline passed, taken over)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,13 @@ class Table:
     outcome: dict[str, Any] | None  # engine outcome + "resigned": [seats]; None until finished
     # Per seat that must act: the ply at which its pending decision began (turns.py).
     since: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    # Absent players (deadlines.py): the table's rules, fixed at /play, and per seat the
+    # deadlines missed in a row and the seats the computer plays for the rest of the game.
+    deadline_seconds: int = 86400
+    absence_rule: str = "takeover"
+    max_misses: int = 3
+    misses: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    taken_over: frozenset[int] = field(default=frozenset(), compare=False)
 
     @property
     def ply(self) -> int:

@@ -21,13 +21,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.storage import PlaceTaken, Repository, ResultRow, SeatRow, StandingRow, TableRow
 from bot.tables import ratings, turns
+from bot.tables.deadlines import DeadlineMixin
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Step, Table
 from engines import CHANCE, Engine, get_engine
@@ -57,14 +58,22 @@ def _engine(game: str) -> Engine:
         raise TableError("bad_options", reason=str(err)) from err
 
 
-class TableService:
-    """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles."""
+class TableService(DeadlineMixin):
+    """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles; `now` is the
+    clock (UTC datetimes; tests inject simulated time). Deadlines: deadlines.py."""
 
-    def __init__(self, repo: Repository, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        rng: random.Random | None = None,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
         self._repo = repo
         self._rng = rng if rng is not None else random.Random()
+        self._clock = now if now is not None else _now
         self._locks: dict[int, asyncio.Lock] = {}
         self._replays: dict[int, _Replay] = {}
+        self._timer_listeners: list[Callable[[], None]] = []
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -106,6 +115,11 @@ class TableService:
             finished_at=row.finished_at,
             outcome=row.outcome,
             since=since,
+            deadline_seconds=row.deadline_seconds or 86400,
+            absence_rule=row.absence_rule or "takeover",
+            max_misses=row.max_misses or 3,
+            misses={s.position: s.misses for s in seat_rows if s.misses},
+            taken_over=frozenset(s.position for s in seat_rows if s.taken_over),
         )
 
     def _replay(
@@ -163,7 +177,7 @@ class TableService:
     async def unposted_tables(self, finished_within: timedelta = timedelta(days=1)) -> list[Table]:
         """Tables whose latest board is committed but not posted (`needs_post`): for restart
         recovery, including games that finished (by a move or a resign) shortly before."""
-        ids = await self._repo.unposted_table_ids(_now() - finished_within)
+        ids = await self._repo.unposted_table_ids(self.now() - finished_within)
         return [table for table in await self._rebuild_all(ids) if table.needs_post]
 
     def legal_moves_for(self, table: Table, user_id: int) -> list[str]:
@@ -193,9 +207,14 @@ class TableService:
         host_name: str,
         thread_id: int | None = None,
         side: int | None = None,
+        deadline_seconds: int | None = None,
+        absence_rule: str | None = None,
     ) -> Table:
-        """A new lobby with the host seated (optionally on `side`)."""
+        """A new lobby with the host seated (optionally on `side`). `deadline_seconds` (one
+        of deadlines.PRESETS) and `absence_rule` ("takeover"/"forfeit"): None = the
+        server's /settings; TableError("bad_setting")."""
         eng = _engine(game)
+        rules = await self._table_rules(guild_id, deadline_seconds, absence_rule)
         chosen = {k: v for k, v in (options or {}).items() if k != "players"}
         problems = []
         for players in range(eng.min_players, eng.max_players + 1):
@@ -210,8 +229,9 @@ class TableService:
         try:  # a unique index keeps one active table per place, even across processes
             async with self._repo.transaction():
                 table_id = await self._repo.insert_table(
-                    guild_id, channel_id, thread_id, game, chosen, host_id, _now()
+                    guild_id, channel_id, thread_id, game, chosen, host_id, self.now()
                 )
+                await self._repo.set_table_absence_rules(table_id, *rules)
                 await self._repo.add_seat(table_id, host_id, host_name, side)
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
@@ -253,7 +273,7 @@ class TableService:
             if table.seat_of(user_id) is None:
                 raise TableError("not_seated")
             if user_id == table.host_id:
-                await self._repo.cancel_table(table_id, _now())
+                await self._repo.cancel_table(table_id, self.now())
             else:
                 await self._repo.remove_seat(table_id, user_id)
             return await self.get(table_id)
@@ -268,7 +288,11 @@ class TableService:
                 raise TableError("not_running")
             if user_id != table.host_id and not can_manage:
                 raise TableError("not_allowed")
-            await self._repo.cancel_table(table_id, _now())
+            now = self.now()
+            async with self._repo.transaction():
+                await self._repo.cancel_table(table_id, now)
+                await self._sync_timers(table_id, now)
+            self._timers_changed()
             return await self.get(table_id)
 
     def _turn_order(self, seats: list[Seat], shuffle: bool) -> list[Seat]:
@@ -303,7 +327,7 @@ class TableService:
             seats = self._turn_order(table.seats, shuffle)
             steps, state = self._draw_chance(eng, state)
             outcome = eng.outcome(state)
-            now = _now()
+            now = self.now()
             started = replace(
                 table,
                 options=eng.dump(state)["options"],
@@ -319,6 +343,8 @@ class TableService:
                 )
                 await self._repo.start_table(table_id, started.options, now)
                 await self._record(started, steps, outcome, now)
+                await self._sync_timers(table_id, now)
+            self._timers_changed()
             return await self._result(table_id, steps)
 
     # -- play ------------------------------------------------------------------------------
@@ -351,8 +377,20 @@ class TableService:
                 raise TableError("illegal", reason=str(err), move=move) from err
             chance, state = self._draw_chance(eng, state)
             steps = [Step(seat, move, events), *chance]
+            # seats the computer has taken over play at once when they must act (deadlines.py)
+            more, state = await self._auto_steps(
+                table, state, table.ply + len(steps), table.taken_over
+            )
+            steps += more
+            now = self.now()
             async with self._repo.transaction():
-                await self._record(table, steps, eng.outcome(state), _now())
+                if table.misses.get(seat):  # moving yourself resets the missed deadlines
+                    await self._repo.set_seat_absence(
+                        table_id, seat, 0, seat in table.taken_over
+                    )
+                await self._record(table, steps, eng.outcome(state), now)
+                await self._sync_timers(table_id, now)
+            self._timers_changed()
             return await self._result(table_id, steps)
 
     async def resign(self, table_id: int, user_id: int) -> MoveResult:
@@ -363,8 +401,11 @@ class TableService:
             if seat is None:
                 raise TableError("not_seated")
             outcome = turns.resigned_outcome(table.engine, table.state, seat, len(table.seats))
+            now = self.now()
             async with self._repo.transaction():
-                await self._record(table, [], outcome, _now())
+                await self._record(table, [], outcome, now)
+                await self._sync_timers(table_id, now)
+            self._timers_changed()
             return await self._result(table_id, [])
 
     async def _running(self, table_id: int) -> Table:

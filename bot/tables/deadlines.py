@@ -1,0 +1,508 @@
+"""Turn deadlines, reminders and absent players; /settings per server. No Discord here.
+
+- **Settings** (`get_settings`, `update_settings`): per guild, stored in `guild_settings`;
+  a guild that never used /settings gets `GuildSettings(guild_id)` (the defaults below).
+- **A table's rules** are fixed when it is opened: `open_table(..., deadline_seconds=None,
+  absence_rule=None)` takes the server's default for what is None, and `max_misses` always
+  from the server. Changing /settings later does not change tables already open.
+- **Timers**: every seat in `table.to_act()` of a running table has one timer (table `timers`),
+  keyed by (table, seat) and tied to the ply at which its decision began (`Table.since`).
+  Every change of a table (start, play with its chance moves, expire, resign, cancel) re-syncs
+  them in the same transaction as the move: a seat whose decision is new gets a fresh
+  deadline (`now + deadline_seconds`) and reminder; a seat still deciding keeps its own (a
+  6 nimmt! pick is not reset by another seat's pick); seats that need not act lose theirs.
+- **Reminder**: once per decision, `max(25 % of the deadline, 30 s)` before it
+  (`reminder_time`); `reminders_due(now)` hands each out once (it marks them sent first: a
+  crash may lose a reminder but never sends two).
+- **Expiry** (`expire`): the normal computer player's move (`engines.ai.choose_move`; a
+  seeded random legal move if the game has no computer player yet, or if it fails or answers
+  an illegal move) is played for the seat through the same path as `play` (one transaction:
+  log, chance moves, results), and counts a miss. Moving yourself resets the count. At
+  `max_misses` misses in a row the table's absence rule applies: **takeover** plays that
+  miss's move and from then on the seat is played at once, inside whichever call made it
+  have to act (no more deadlines for it); **forfeit** ends the table instead, as a resign of
+  that seat (ranked last; the outcome also has `"forfeited": [seat]`).
+- **No table stalls**: a seat that never moves is taken over or forfeits after at most
+  `max_misses` deadlines; when every seat is taken over, the last expiry plays the game to
+  its end.
+- **Restarts**: everything is in the database. `DeadlineDispatcher` (one asyncio task)
+  re-syncs the timers of all running tables when it starts, then sleeps until the next
+  deadline or reminder, or until the service says the timers changed. Deadlines that passed
+  while the bot was down expire at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, fields, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.storage import Repository, TimerRow
+from bot.tables import turns
+from bot.tables.errors import TableError
+from bot.tables.models import MoveResult, Step, Table
+from engines import CHANCE, Engine
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+# Deadline presets, in seconds: 1, 5 and 15 minutes, 1, 6 and 12 hours, 1 and 2 days.
+PRESETS: tuple[int, ...] = (60, 300, 900, 3600, 21600, 43200, 86400, 172800)
+ABSENCE_RULES: tuple[str, ...] = ("takeover", "forfeit")
+CHANNEL_POLICIES: tuple[str, ...] = ("thread", "channel")
+LANGUAGES: tuple[str, ...] = ("en", "ja")
+MAX_MISSES = range(1, 11)  # allowed values of max_misses
+
+REMIND_FRACTION = 0.25  # remind when this share of the deadline is left ...
+REMIND_MIN_BEFORE = timedelta(seconds=30)  # ... but at least this long before it
+AI_LEVEL = "normal"
+AI_BUDGET = 0.5  # seconds of thinking the computer player is given per move
+_MAX_AUTO_MOVES = 100_000  # a runaway loop of taken-over seats must not hang the bot
+
+Timer = TimerRow  # table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A server's /settings (the defaults for a server that never set them)."""
+
+    guild_id: int
+    deadline_seconds: int = 86400
+    absence_rule: str = "takeover"
+    max_misses: int = 3
+    channel_policy: str = "thread"
+    language: str = "en"
+    cancel_role_id: int | None = None
+
+    def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
+        """Whether a member (not the host) may cancel tables: Manage Messages, or the
+        server's cancel role. Pass the result to `cancel(..., can_manage=...)`."""
+        return can_manage or (self.cancel_role_id is not None and self.cancel_role_id in role_ids)
+
+
+SETTING_NAMES = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """Seats of one table whose deadline is near (`reminders_due`)."""
+
+    table: Table
+    seats: list[int]
+    deadlines: dict[int, datetime]
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """What `expire` did: `result` is the table after it, as `play` returns it; its first
+    step is the move played for `seat` (`move`, None when the seat forfeited)."""
+
+    result: MoveResult
+    seat: int
+    user_id: int
+    move: str | None
+    misses: int  # deadlines this seat has missed in a row, this one included
+    missed: bool  # a deadline was missed (False: a taken-over seat played at once)
+    taken_over: bool  # this miss made the computer take the seat over
+    forfeited: bool  # this miss ended the table with the seat ranked last
+
+
+def check_setting(name: str, value: Any) -> Any:
+    """`value` if it suits setting `name`, else TableError("bad_setting")."""
+
+    def bad(reason: str) -> TableError:
+        return TableError("bad_setting", name=name, value=value, reason=reason)
+
+    if name == "deadline_seconds":
+        if isinstance(value, bool) or value not in PRESETS:
+            raise bad(f"the deadline must be one of {', '.join(map(str, PRESETS))} seconds")
+    elif name == "absence_rule":
+        if value not in ABSENCE_RULES:
+            raise bad(f"the absence rule must be one of {', '.join(ABSENCE_RULES)}")
+    elif name == "max_misses":
+        if isinstance(value, bool) or not isinstance(value, int) or value not in MAX_MISSES:
+            raise bad(f"missed turns must be from {MAX_MISSES[0]} to {MAX_MISSES[-1]}")
+    elif name == "channel_policy":
+        if value not in CHANNEL_POLICIES:
+            raise bad(f"the channel policy must be one of {', '.join(CHANNEL_POLICIES)}")
+    elif name == "language":
+        if value not in LANGUAGES:
+            raise bad(f"the language must be one of {', '.join(LANGUAGES)}")
+    elif name == "cancel_role_id":
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise bad("the cancel role must be a role id or none")
+    else:
+        raise bad(f"unknown setting; settings: {', '.join(SETTING_NAMES)}")
+    return value
+
+
+def reminder_time(started: datetime, seconds: int) -> datetime | None:
+    """When to remind a seat whose deadline of `seconds` started at `started`."""
+    before = max(timedelta(seconds=seconds * REMIND_FRACTION), REMIND_MIN_BEFORE)
+    at = started + timedelta(seconds=seconds) - before
+    return at if at > started else None
+
+
+def move_seed(table_id: int, ply: int, seat: int) -> int:
+    """The computer player's seed for a move: reproducible from the table's log."""
+    return (table_id * 1_000_003 + ply) * 16 + seat
+
+
+def computer_move(eng: Engine, state: Any, seat: int, seed: int) -> str:
+    """The normal computer player's move for `seat`, else a seeded random legal move.
+    Blocking (the search): call it in a worker thread."""
+    legal = eng.legal_moves(state, seat)
+    move: str | None = None
+    try:
+        from engines.ai import choose_move
+
+        move = choose_move(eng.id, eng.view(state, seat), seat, AI_LEVEL, seed=seed,
+                           budget=AI_BUDGET)
+    except ImportError:  # no computer player for this game (yet): engines.ai.<game>
+        pass
+    except Exception:
+        log.warning("the %s computer player failed; playing a random move", eng.id,
+                    exc_info=True)
+    if move is not None:
+        move = turns.clean_move(move)
+        if move not in legal:
+            log.warning("the %s computer player chose %r, not a legal move", eng.id, move)
+            move = None
+    return move if move is not None else random.Random(seed).choice(legal)
+
+
+class DeadlineMixin:
+    """The deadline part of TableService (its attributes and helpers are used here)."""
+
+    _repo: Repository
+    _clock: Callable[[], datetime]
+    _timer_listeners: list[Callable[[], None]]
+
+    # supplied by TableService
+    _lock: Callable[[int], asyncio.Lock]
+    get: Callable[[int], Awaitable[Table]]
+    _draw_chance: Callable[[Engine, Any], tuple[list[Step], Any]]
+    _record: Callable[..., Awaitable[None]]
+    _result: Callable[[int, list[Step]], Awaitable[MoveResult]]
+
+    def now(self) -> datetime:
+        """The service's clock (injected in tests)."""
+        return self._clock()
+
+    # -- settings --------------------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        stored = await self._repo.get_guild_settings(guild_id)
+        return GuildSettings(guild_id, **stored) if stored else GuildSettings(guild_id)
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some settings (names of SETTING_NAMES); TableError("bad_setting")."""
+        for name, value in changes.items():
+            check_setting(name, value)
+        settings = replace(await self.get_settings(guild_id), **changes)
+        values = {name: getattr(settings, name) for name in SETTING_NAMES}
+        await self._repo.put_guild_settings(guild_id, values, self.now())
+        return settings
+
+    async def _table_rules(
+        self, guild_id: int, deadline_seconds: int | None, absence_rule: str | None
+    ) -> tuple[int, str, int]:
+        settings = await self.get_settings(guild_id)
+        deadline = settings.deadline_seconds if deadline_seconds is None else deadline_seconds
+        rule = settings.absence_rule if absence_rule is None else absence_rule
+        return (
+            check_setting("deadline_seconds", deadline),
+            check_setting("absence_rule", rule),
+            settings.max_misses,
+        )
+
+    # -- timers ----------------------------------------------------------------------------
+
+    def add_timer_listener(self, listener: Callable[[], None]) -> None:
+        """`listener()` is called after every committed change of the timers."""
+        self._timer_listeners.append(listener)
+
+    def remove_timer_listener(self, listener: Callable[[], None]) -> None:
+        if listener in self._timer_listeners:
+            self._timer_listeners.remove(listener)
+
+    def _timers_changed(self) -> None:
+        for listener in list(self._timer_listeners):
+            listener()
+
+    async def _sync_timers(self, table_id: int, now: datetime) -> None:
+        """Inside a transaction, after a change: one timer per seat that must act."""
+        table = await self.get(table_id)
+        existing = {t.seat: t for t in await self._repo.get_timers(table_id)}
+        wanted = set(table.to_act())
+        for seat in sorted(existing.keys() - wanted):
+            await self._repo.delete_timer(table_id, seat)
+        for seat in sorted(wanted):
+            since = table.since.get(seat, table.ply)
+            old = existing.get(seat)
+            if old is not None and old.since_ply == since:
+                continue
+            if seat in table.taken_over:  # should have been played already: at once
+                deadline, remind = now, None
+            else:
+                deadline = now + timedelta(seconds=table.deadline_seconds)
+                remind = reminder_time(now, table.deadline_seconds)
+            await self._repo.put_timer(Timer(table_id, seat, since, now, deadline, remind, False))
+
+    async def timers(self, table_id: int) -> dict[int, Timer]:
+        """The pending deadlines of a table by seat (to show them on the board)."""
+        return {t.seat: t for t in await self._repo.get_timers(table_id)}
+
+    async def next_due(self, now: datetime | None = None) -> datetime | None:
+        """The earliest deadline or unsent reminder of any table (None: nothing pending).
+        It may be before `now` (then something is due at once)."""
+        return await self._repo.next_timer_time()
+
+    async def expired(self, now: datetime | None = None) -> list[Timer]:
+        """Timers whose deadline has passed, earliest first: pass each to `expire`."""
+        return await self._repo.expired_timers(now if now is not None else self.now())
+
+    async def reminders_due(self, now: datetime | None = None) -> list[Reminder]:
+        """Reminders due now, one per table, each handed out once (marked sent here)."""
+        rows = await self._repo.due_reminders(now if now is not None else self.now())
+        by_table: dict[int, list[Timer]] = {}
+        for row in rows:
+            by_table.setdefault(row.table_id, []).append(row)
+        reminders = []
+        for table_id, timers in by_table.items():
+            async with self._repo.transaction():
+                for timer in timers:
+                    await self._repo.mark_reminded(table_id, timer.seat)
+            try:
+                table = await self.get(table_id)
+            except TableError:
+                continue
+            seats = [t.seat for t in timers if t.seat in table.to_act()]
+            if seats:
+                deadlines = {t.seat: t.deadline_at for t in timers if t.seat in seats}
+                reminders.append(Reminder(table, seats, deadlines))
+        return reminders
+
+    async def postpone(self, table_id: int, seat: int, until: datetime) -> None:
+        """Move a deadline (the dispatcher does, when expiring it failed)."""
+        await self._repo.postpone_timer(table_id, seat, until)
+        self._timers_changed()
+
+    async def restore_timers(self, now: datetime | None = None) -> int:
+        """At startup: give every running table's acting seats a timer if they lack one
+        (tables from before deadlines existed, or a crash). Returns the running tables."""
+        now = now if now is not None else self.now()
+        table_ids = await self._repo.running_table_ids()
+        for table_id in table_ids:
+            async with self._lock(table_id):
+                try:
+                    async with self._repo.transaction():
+                        await self._sync_timers(table_id, now)
+                except Exception:
+                    log.exception("timers of table %s could not be restored", table_id)
+        self._timers_changed()
+        return len(table_ids)
+
+    # -- absent players --------------------------------------------------------------------
+
+    async def _auto_steps(
+        self, table: Table, state: Any, ply: int, taken_over: frozenset[int]
+    ) -> tuple[list[Step], Any]:
+        """Play for taken-over seats while one must act (with the chance moves after each);
+        `ply` is the log index the first of them will have."""
+        eng, steps = table.engine, []
+        while eng.outcome(state) is None:
+            seats = [s for s in eng.to_act(state) if s != CHANCE and s in taken_over]
+            if not seats:
+                break
+            if len(steps) >= _MAX_AUTO_MOVES:
+                raise RuntimeError(f"{eng.id}: taken-over seats keep acting")
+            seat = seats[0]
+            seed = move_seed(table.id, ply + len(steps), seat)
+            move = await asyncio.to_thread(computer_move, eng, state, seat, seed)
+            state, events = eng.apply_events(state, seat, move)
+            chance, state = self._draw_chance(eng, state)
+            steps += [Step(seat, move, events, auto=True), *chance]
+        return steps, state
+
+    async def expire(
+        self, table_id: int, seat: int, now: datetime | None = None
+    ) -> Expiry | None:
+        """The deadline of `seat` passed: play for it and apply the absence rule (module
+        docstring). None if that deadline is not (or no longer) due: the seat moved, the
+        table ended, or the timer was already handled."""
+        now = now if now is not None else self.now()
+        async with self._lock(table_id):
+            try:
+                table = await self.get(table_id)
+            except TableError:
+                return None
+            timer = next((t for t in await self._repo.get_timers(table_id) if t.seat == seat),
+                         None)
+            if timer is None or timer.deadline_at > now:
+                return None
+            if (
+                table.status != "running"
+                or seat not in table.to_act()
+                or timer.since_ply != table.since.get(seat)
+            ):  # a timer left over: bring the table's timers up to date
+                async with self._repo.transaction():
+                    await self._sync_timers(table_id, now)
+                self._timers_changed()
+                return None
+            eng, user_id = table.engine, table.seats[seat].user_id
+            was_taken = seat in table.taken_over
+            misses = table.misses.get(seat, 0) + (0 if was_taken else 1)
+            limit = not was_taken and misses >= table.max_misses
+            if limit and table.absence_rule == "forfeit":
+                outcome = turns.resigned_outcome(eng, table.state, seat, len(table.seats))
+                outcome["forfeited"] = [seat]
+                async with self._repo.transaction():
+                    await self._repo.set_seat_absence(table_id, seat, misses, False)
+                    await self._record(table, [], outcome, now)
+                    await self._sync_timers(table_id, now)
+                self._timers_changed()
+                result = await self._result(table_id, [])
+                return Expiry(result, seat, user_id, None, misses, True, False, True)
+            taken = was_taken or limit
+            seed = move_seed(table.id, table.ply, seat)
+            move = await asyncio.to_thread(computer_move, eng, table.state, seat, seed)
+            state, events = eng.apply_events(table.state, seat, move)
+            chance, state = self._draw_chance(eng, state)
+            steps = [Step(seat, move, events, auto=True), *chance]
+            taken_over = table.taken_over | {seat} if taken else table.taken_over
+            more, state = await self._auto_steps(table, state, table.ply + len(steps),
+                                                 taken_over)
+            steps += more
+            async with self._repo.transaction():
+                await self._repo.set_seat_absence(table_id, seat, misses, taken)
+                await self._record(table, steps, eng.outcome(state), now)
+                await self._sync_timers(table_id, now)
+            self._timers_changed()
+            result = await self._result(table_id, steps)
+            return Expiry(result, seat, user_id, move, misses, not was_taken, limit, False)
+
+
+Callback = Callable[..., Any]  # plain or async
+
+
+class DeadlineDispatcher:
+    """One task over the timers table (RoboDanny's reminder dispatcher): sleeps until the
+    next deadline or reminder, or until the service's timers change, then hands out due
+    reminders (`on_remind(table, seats)`) and expires due deadlines (`on_expire(expiry)`).
+
+    `now` (default: the service's clock) and `sleep` (default asyncio.sleep) are injected so
+    tests run in simulated time. Callbacks may be plain functions or coroutines; an error in
+    one is logged and the dispatcher goes on. A deadline whose expiry fails is retried after
+    `retry` seconds, so one broken table cannot spin the loop.
+    """
+
+    def __init__(
+        self,
+        service: TableService,
+        on_expire: Callback,
+        on_remind: Callback,
+        *,
+        now: Callable[[], datetime] | None = None,
+        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        max_sleep: float = 3600.0,
+        retry: float = 60.0,
+    ) -> None:
+        self._service = service
+        self._on_expire = on_expire
+        self._on_remind = on_remind
+        self._now = now if now is not None else service.now
+        self._sleep = sleep if sleep is not None else asyncio.sleep
+        self._max_sleep = max_sleep
+        self._retry = timedelta(seconds=retry)
+        self._woken = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> asyncio.Task[None]:
+        """Start the task (it first restores the timers of every running table)."""
+        if not self.running:
+            self._service.add_timer_listener(self.wake)
+            self._task = asyncio.create_task(self._run(), name="deadline-dispatcher")
+        assert self._task is not None
+        return self._task
+
+    def wake(self) -> None:
+        """Look at the timers again now (the service calls this when they change)."""
+        self._woken.set()
+
+    async def stop(self) -> None:
+        self._service.remove_timer_listener(self.wake)
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+    async def _call(self, callback: Callback, *args: Any) -> None:
+        try:
+            result = callback(*args)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("deadline callback %r failed", callback)
+
+    async def run_due(self) -> int:
+        """One pass: send due reminders, expire due deadlines. Returns the expiries."""
+        now = self._now()
+        for reminder in await self._service.reminders_due(now):
+            await self._call(self._on_remind, reminder.table, reminder.seats)
+        done = 0
+        for timer in await self._service.expired(now):
+            try:
+                expiry = await self._service.expire(timer.table_id, timer.seat, now)
+            except Exception:
+                log.exception("deadline of table %s seat %s failed", timer.table_id, timer.seat)
+                await self._service.postpone(timer.table_id, timer.seat, now + self._retry)
+                continue
+            if expiry is not None:
+                done += 1
+                await self._call(self._on_expire, expiry)
+        return done
+
+    async def _wait(self, delay: float | None) -> None:
+        """Until `delay` seconds passed (None: forever) or someone calls wake()."""
+        waker = asyncio.ensure_future(self._woken.wait())
+        waits: set[asyncio.Future[Any]] = {waker}
+        if delay is not None:
+            waits.add(asyncio.ensure_future(self._sleep(delay)))
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for each in waits:
+                each.cancel()
+
+    async def _run(self) -> None:
+        await self._service.restore_timers(self._now())
+        while True:
+            self._woken.clear()  # changes from here on wake the wait below
+            try:
+                await self.run_due()
+                next_at = await self._service.next_due()
+            except Exception:
+                log.exception("the deadline dispatcher failed; retrying")
+                await self._wait(self._retry.total_seconds())
+                continue
+            if next_at is None:
+                await self._wait(None)
+                continue
+            delay = (next_at - self._now()).total_seconds()
+            if delay > 0:
+                await self._wait(min(delay, self._max_sleep))
