@@ -1,0 +1,94 @@
+"""History queries: recent finished tables of a guild (optionally one member's), newest first.
+
+Kept apart from repository.py (which other work edits) but in the same spirit: one function
+per query over the repository's connection. Reads the `game_tables` and `results` tables of
+migration 0001 only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage.repository import Repository
+
+MAX_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class HistoryPlayer:
+    """One seat of a finished table, from its result row."""
+
+    seat: int
+    user_id: int
+    name: str  # the name the user played that game under
+    rank: int  # 1 best; equal results share a rank
+    score: float | None  # the game's score (None after a resign where the game keeps none)
+    resigned: bool
+
+
+@dataclass(frozen=True)
+class FinishedTable:
+    """A finished table with its players in seat (turn) order."""
+
+    table_id: int
+    guild_id: int
+    game: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime
+    players: list[HistoryPlayer]
+
+    @property
+    def winners(self) -> list[HistoryPlayer]:
+        return [p for p in self.players if p.rank == 1]
+
+
+async def finished_tables(
+    repo: Repository, guild_id: int, user_id: int | None = None, limit: int = 10
+) -> list[FinishedTable]:
+    """The `limit` most recently finished tables of the guild (only those `user_id` played
+    in, if given), newest first, each with every seat's name, rank and score."""
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    where = "t.guild_id = ? AND t.status = 'finished'"
+    params: list[object] = [guild_id]
+    if user_id is not None:
+        where += " AND EXISTS (SELECT 1 FROM results u WHERE u.table_id = t.id AND u.user_id = ?)"
+        params.append(user_id)
+    async with repo._use():  # one read: no move can finish a table in between
+        tables = await repo._all(
+            "SELECT t.id, t.guild_id, t.game, t.created_at, t.started_at, t.finished_at"
+            f" FROM game_tables t WHERE {where}"
+            " ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
+            (*params, limit),
+        )
+        if not tables:
+            return []
+        ids = [row["id"] for row in tables]
+        marks = ", ".join("?" * len(ids))
+        results = await repo._all(
+            "SELECT table_id, seat, user_id, name, rank, score, resigned FROM results"
+            f" WHERE table_id IN ({marks}) ORDER BY table_id, seat",
+            ids,
+        )
+    players: dict[int, list[HistoryPlayer]] = {i: [] for i in ids}
+    for r in results:
+        players[r["table_id"]].append(
+            HistoryPlayer(r["seat"], r["user_id"], r["name"], r["rank"], r["score"],
+                          bool(r["resigned"]))
+        )
+    return [
+        FinishedTable(
+            table_id=row["id"],
+            guild_id=row["guild_id"],
+            game=row["game"],
+            created_at=datetime.fromisoformat(row["created_at"]),
+            started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None,
+            finished_at=datetime.fromisoformat(row["finished_at"]),
+            players=players[row["id"]],
+        )
+        for row in tables
+    ]
+
+
+__all__ = ["MAX_LIMIT", "FinishedTable", "HistoryPlayer", "finished_tables"]

@@ -1,0 +1,93 @@
+"""History, replays and exports for the Discord layer: one call per command, no Discord here.
+
+    games = await recent_games(service, guild_id, user_id=None, limit=10)   # /history [member]
+    file = await replay_file(service, table_id, guild_id)                    # /replay <table>
+    file = await export_file(service, table_id, guild_id)                    # /export <table>
+    # file.data (bytes) and file.filename go into discord.File(io.BytesIO(data), filename)
+
+`replay_file` renders in a worker thread (asyncio.to_thread): defer the interaction first, a
+long game takes a few seconds. Refusals are TableError: `not_found` (no such table, or one of
+another guild), `not_running` (a lobby, or a table cancelled before it started: no game to
+show), `not_allowed` (export of a table still being played: its log holds the deals).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import Repository
+from bot.storage.history import FinishedTable, HistoryPlayer, finished_tables
+from bot.tables.errors import TableError
+from bot.tables.export import export_table, exportable, to_json_bytes
+from bot.tables.models import Table
+from bot.tables.service import TableService
+from renderers import replay
+
+DISCORD_UPLOAD_LIMIT = 10 * 1024 * 1024  # bots, most servers
+REPLAY_MAX_BYTES = 8_000_000  # a margin under it
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """A file to attach: its bytes and a name (with the extension Discord shows it by)."""
+
+    data: bytes
+    filename: str
+    frames: int = 0  # replays: frames in the animation
+    duration_ms: int = 0  # replays: one loop
+
+
+def _repository(source: TableService | Repository) -> Repository:
+    return source._repo if isinstance(source, TableService) else source
+
+
+async def recent_games(
+    source: TableService | Repository, guild_id: int, user_id: int | None = None,
+    limit: int = 10,
+) -> list[FinishedTable]:
+    """The guild's most recently finished tables (those `user_id` played, if given), newest
+    first: table id, game, dates and each seat's name, user id, rank and score."""
+    return await finished_tables(_repository(source), guild_id, user_id, limit)
+
+
+async def _shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+    table = await service.get(table_id)
+    if guild_id is not None and table.guild_id != guild_id:
+        raise TableError("not_found", table_id=table_id)
+    if table.state is None:
+        raise TableError("not_running")
+    return table
+
+
+async def replay_file(
+    service: TableService, table_id: int, guild_id: int | None = None, **options: Any
+) -> ExportFile:
+    """The animated replay of a started table (running ones too: only public views are
+    drawn). `options` go to `renderers.replay.build_replay` (frame_ms, final_hold_ms,
+    max_bytes)."""
+    table = await _shown_table(service, table_id, guild_id)
+    options.setdefault("max_bytes", REPLAY_MAX_BYTES)
+    made = await asyncio.to_thread(
+        replay.build_replay, table.game, table.options, len(table.seats), list(table.log),
+        outcome=table.outcome, **options,
+    )
+    return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
+                      made.frames, made.duration_ms)
+
+
+async def export_file(
+    service: TableService, table_id: int, guild_id: int | None = None
+) -> ExportFile:
+    """The JSON export of a finished (or cancelled after starting) table."""
+    table = await _shown_table(service, table_id, guild_id)
+    if not exportable(table):
+        raise TableError("not_allowed")
+    return ExportFile(to_json_bytes(export_table(table)), f"table-{table.id}-{table.game}.json")
+
+
+__all__ = [
+    "DISCORD_UPLOAD_LIMIT", "REPLAY_MAX_BYTES", "ExportFile", "FinishedTable", "HistoryPlayer",
+    "export_file", "recent_games", "replay_file",
+]
