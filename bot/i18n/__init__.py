@@ -1,0 +1,169 @@
+"""Message catalogues. Every user-visible string goes through `t(locale, msgid, **params)`.
+
+The msgid *is* the English text, formatted with `params` (`str.format` fields). Catalogues are
+gettext .po files, one per language, in `bot/i18n/locales/<lang>/LC_MESSAGES/bot.po`; they are
+read with Babel and compiled in memory on first use (no .mo files). A language without a
+catalogue (or a message without a translation) falls back to English.
+
+`N_(msgid)` marks a string for extraction without translating it (module constants);
+translate it later with `t(locale, constant)`. Slash-command names, option names and choices
+are translated by `Translator` from entries with a message context (`msgctxt`): "command"
+(command and group names), "option" (option names) and "choice" (choice names that are not
+already ordinary messages). `python -m bot.i18n.extract` refreshes both catalogues.
+
+Which locale: ephemeral replies and DMs use the user's Discord locale (`interaction.locale`);
+messages posted in a channel use the server's language (`guild.preferred_locale`).
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+DOMAIN = "bot"
+_LOCALE_DIR = Path(__file__).parent / "locales"
+LANGUAGES = ("en", "ja")
+SOURCE_LANGUAGE = "en"
+
+# Message contexts of the slash-command names (see Translator).
+COMMAND_CONTEXT = "command"
+OPTION_CONTEXT = "option"
+CHOICE_CONTEXT = "choice"
+
+# What Discord accepts as a (localised) command or option name.
+NAME_PATTERN = re.compile(
+    r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$"  # \w covers \p{L} and \p{N} in Python
+)
+DESCRIPTION_LIMIT = 100
+CHOICE_LIMIT = 100
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the conventional gettext marker name
+    """Mark `msgid` for extraction; returns it unchanged."""
+    return msgid
+
+
+def _language(locale: object) -> str:
+    """'ja' from 'ja', 'ja-JP', discord.Locale.japanese, ...; '' for none."""
+    if locale is None:
+        return ""
+    text = str(getattr(locale, "value", locale))
+    return text.replace("_", "-").split("-")[0].lower()
+
+
+def po_path(language: str) -> Path:
+    return _LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _compile(path: Path, language: str) -> gettext.NullTranslations:
+    """The .po file as a GNUTranslations object (fuzzy and obsolete entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as fp:
+        catalog = read_po(fp, locale=language, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+@lru_cache(maxsize=32)
+def _catalogue(language: str) -> gettext.NullTranslations:
+    path = po_path(language) if language else None
+    if path is None or not path.is_file():
+        return gettext.NullTranslations()
+    return _compile(path, language)
+
+
+def reload() -> None:
+    """Forget the loaded catalogues (after editing a .po file in a running process)."""
+    _catalogue.cache_clear()
+
+
+def t(locale: object, msgid: str, /, **params: Any) -> str:
+    """`msgid` translated for `locale` (a Discord locale, a language tag or None), formatted."""
+    text = _catalogue(_language(locale)).gettext(msgid)
+    if not params:
+        return text
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        if text == msgid:
+            raise
+        return msgid.format(**params)  # a broken translation never hides the message
+
+
+def has_translation(locale: object, msgid: str) -> bool:
+    """Whether a catalogue for `locale` translates `msgid` (English never needs one)."""
+    return _catalogue(_language(locale)).gettext(msgid) != msgid
+
+
+def translate_in_context(locale: object, context: str, msgid: str) -> str | None:
+    """The translation of `msgid` under `msgctxt` `context`, or None when there is none."""
+    text = _catalogue(_language(locale)).pgettext(context, msgid)
+    return None if text == msgid else text
+
+
+def valid_name(name: str) -> bool:
+    """Whether Discord accepts `name` as a command or option name (lowercase, no spaces)."""
+    return bool(NAME_PATTERN.match(name)) and name == name.lower()
+
+
+class Translator(app_commands.Translator):
+    """Localises slash commands through the same catalogues.
+
+    discord.py 2.7.1 wraps every name, description and choice in a `locale_str` (commands are
+    created with auto_locale_strings) and asks once per Discord locale while syncing:
+    command_name / group_name / parameter_name (data: the Command, Group or Parameter),
+    command_description / group_description / parameter_description, and choice_name (data:
+    the Choice). Returning None keeps the English default.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        where = context.location
+        message = string.message
+        names = app_commands.TranslationContextLocation
+        if where in (names.command_name, names.group_name):
+            text = translate_in_context(locale, COMMAND_CONTEXT, message)
+            return text if text is not None and valid_name(text) else None
+        if where is names.parameter_name:
+            text = translate_in_context(locale, OPTION_CONTEXT, message)
+            return text if text is not None and valid_name(text) else None
+        if where is names.choice_name:
+            text = translate_in_context(locale, CHOICE_CONTEXT, message)
+            if text is None and has_translation(locale, message):
+                text = t(locale, message)
+            return text[:CHOICE_LIMIT] if text else None
+        if not has_translation(locale, message):
+            return None
+        return t(locale, message)[:DESCRIPTION_LIMIT]
+
+
+__all__ = [
+    "CHOICE_CONTEXT",
+    "COMMAND_CONTEXT",
+    "DOMAIN",
+    "LANGUAGES",
+    "N_",
+    "OPTION_CONTEXT",
+    "Translator",
+    "has_translation",
+    "po_path",
+    "reload",
+    "t",
+    "translate_in_context",
+    "valid_name",
+]

@@ -1,0 +1,184 @@
+"""Refresh the message catalogues: `python -m bot.i18n.extract` (from the project root).
+
+1. Extracts every marked string from the `bot` package with Babel: `t(locale, "…")` (the
+   second argument), `N_("…")` and `locale_str("…")`.
+2. Asks discord.py for every string of the slash commands it would localise (command, group
+   and option names, descriptions, choices) through a recording Translator, so names that are
+   plain identifiers (`name="move"`, engine option names, `Literal` choices) are listed too:
+   names under the message contexts "command" / "option", choices under "choice" (unless
+   the choice is already an ordinary message, like the game titles).
+3. Updates `bot/i18n/locales/<lang>/LC_MESSAGES/bot.po` for every language: existing
+   translations are kept, new messages are added (empty in Japanese: translate them), a
+   changed message gets its old translation flagged `#, fuzzy` (ignored at run time until
+   someone checks it), and messages no longer in the code are kept as obsolete `#~` entries.
+
+`--check` only reports what would change (exit status 1 if a catalogue is out of date).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from bot.i18n import (
+    CHOICE_CONTEXT,
+    COMMAND_CONTEXT,
+    DOMAIN,
+    LANGUAGES,
+    OPTION_CONTEXT,
+    SOURCE_LANGUAGE,
+    po_path,
+)
+
+PACKAGE = Path(__file__).resolve().parents[1]  # bot/
+ROOT = PACKAGE.parent
+KEYWORDS = {
+    "t": (2,),
+    "N_": None,
+    "locale_str": None,
+}
+METHOD_MAP = [("**.py", "python")]
+TREE_LOCATION = "bot/cogs/(slash-commands)"
+
+HEADER = ("# Messages of the board-game bot. Refresh with `python -m bot.i18n.extract`;\n"
+          "# msgctxt \"command\"/\"option\": slash-command and option names (lowercase, no\n"
+          "# spaces, at most 32 characters); keep {placeholders}, **markdown** and <#mentions>.")
+
+Message = tuple[str, str | None, str]  # (msgid, msgctxt, location)
+
+
+def source_messages() -> list[Message]:
+    """Marked strings in the source: (msgid, None, file)."""
+    out = []
+    for filename, _lineno, message, _comments, context in extract_from_dir(
+        str(PACKAGE), method_map=METHOD_MAP, keywords=KEYWORDS
+    ):
+        if isinstance(message, (tuple, list)):
+            message = message[0]
+        if not message:
+            continue
+        out.append((message, context, f"bot/{Path(filename).as_posix()}"))
+    return out
+
+
+def app_commands_list() -> list[object]:
+    """The bot's slash commands (built without a running bot)."""
+    from bot.cogs.game import GameCog
+    from bot.cogs.info import InfoCog
+    from bot.cogs.play import play_group
+
+    commands: list[object] = [play_group(None)]  # type: ignore[arg-type]
+    for cog in (GameCog, InfoCog):
+        commands.extend(cog.__cog_app_commands__)
+    return commands
+
+
+async def command_strings() -> list[tuple[str, str]]:
+    """(location, message) for everything discord.py asks a Translator while syncing."""
+    import discord
+    from discord import app_commands
+
+    seen: list[tuple[str, str]] = []
+
+    class Recorder(app_commands.Translator):
+        async def translate(self, string, locale, context):  # type: ignore[no-untyped-def]
+            if locale is discord.Locale.japanese:
+                seen.append((context.location.name, string.message))
+            return None
+
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    recorder = Recorder()
+    for command in app_commands_list():
+        await command.get_translated_payload(tree, recorder)  # type: ignore[attr-defined]
+    return seen
+
+
+def tree_messages(plain: set[str]) -> list[Message]:
+    """Slash-command strings as catalogue entries (names with a context, see module doc)."""
+    out: list[Message] = []
+    for location, message in asyncio.run(command_strings()):
+        if location in ("command_name", "group_name"):
+            out.append((message, COMMAND_CONTEXT, TREE_LOCATION))
+        elif location == "parameter_name":
+            out.append((message, OPTION_CONTEXT, TREE_LOCATION))
+        elif location == "choice_name":
+            if message not in plain:
+                out.append((message, CHOICE_CONTEXT, TREE_LOCATION))
+        else:
+            out.append((message, None, TREE_LOCATION))
+    return out
+
+
+def template(messages: Iterable[Message]) -> Catalog:
+    catalog = Catalog(domain=DOMAIN, project="board-game bot", charset="utf-8",
+                      fuzzy=False, header_comment=HEADER)
+    for msgid, context, location in messages:
+        catalog.add(msgid, locations=[(location, None)], context=context,
+                    flags=["python-brace-format"] if "{" in msgid else [])
+    return catalog
+
+
+def all_messages() -> Catalog:
+    source = source_messages()
+    plain = {msgid for msgid, context, _ in source if context is None}
+    return template([*source, *tree_messages(plain)])
+
+
+def render(catalog: Catalog) -> bytes:
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=100, sort_by_file=True, include_lineno=False,
+             ignore_obsolete=False)
+    return buffer.getvalue()
+
+
+def updated(language: str, pot: Catalog) -> tuple[Catalog, bytes]:
+    path = po_path(language)
+    if path.is_file():
+        with path.open("rb") as fp:
+            catalog = read_po(fp, locale=language, domain=DOMAIN)
+        catalog.update(pot, update_header_comment=False, update_creation_date=False)
+    else:
+        catalog = Catalog(locale=language, domain=DOMAIN, project="board-game bot",
+                          charset="utf-8", fuzzy=False, header_comment=HEADER)
+        catalog.update(pot, update_creation_date=False)
+    catalog.revision_date = catalog.creation_date  # keep the files stable between runs
+    catalog.fuzzy = False
+    return catalog, render(catalog)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="do not write; exit 1 if a catalogue is out of date")
+    args = parser.parse_args(argv)
+    pot = all_messages()
+    stale = False
+    for language in LANGUAGES:
+        path = po_path(language)
+        catalog, data = updated(language, pot)
+        old = path.read_bytes() if path.is_file() else b""
+        missing = [m.id for m in catalog if m.id and language != SOURCE_LANGUAGE and
+                   (not m.string or m.fuzzy)]
+        changed = data != old
+        stale = stale or changed
+        print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, "
+              f"{len(catalog.obsolete)} obsolete, {len(missing)} to translate"
+              + (" (updated)" if changed and not args.check else
+                 " (out of date)" if changed else ""))
+        if not args.check and changed:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""The message catalogues: complete in English and Japanese, placeholders intact, slash-command
+localisations valid for Discord, and the locale each kind of message is chosen by."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from discord import app_commands
+
+from bot.i18n import LANGUAGES, Translator, po_path, t, valid_name
+from bot.i18n.extract import all_messages, app_commands_list
+from tests.bot.conftest import World, open_and_start
+
+# Japanese msgstrs that may equal the English msgid. Messages with no Latin letters outside
+# their {placeholders} (e.g. "{start} → {end}") are allowed anyway.
+SAME_IN_JAPANESE: set[tuple[str | None, str]] = set()
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+NO_COMMAND_LOCALISATION = {"A", "B"}  # never needed so far: kept for future choices
+
+
+@pytest.fixture(scope="module")
+def catalogues() -> dict[str, Catalog]:
+    out = {}
+    for language in LANGUAGES:
+        with po_path(language).open("rb") as fp:
+            out[language] = read_po(fp, locale=language)
+    return out
+
+
+@pytest.fixture(scope="module")
+def extracted() -> Catalog:
+    return all_messages()
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def keys(catalog: Catalog) -> Iterator[tuple[str | None, str]]:
+    return ((m.context, m.id) for m in catalog if m.id)
+
+
+def test_every_extracted_message_is_in_every_catalogue(
+    catalogues: dict[str, Catalog], extracted: Catalog
+) -> None:
+    wanted = set(keys(extracted))
+    assert len(wanted) > 150
+    for language, catalog in catalogues.items():
+        missing = wanted - set(keys(catalog))
+        assert not missing, (f"{language}: run `python -m bot.i18n.extract` and translate: "
+                             f"{sorted(missing, key=str)}")
+
+
+def test_placeholders_match(catalogues: dict[str, Catalog]) -> None:
+    for language, catalog in catalogues.items():
+        for message in catalog:
+            if message.id and message.string:
+                assert fields(message.string) == fields(message.id), (language, message.id)
+
+
+def test_japanese_is_translated(catalogues: dict[str, Catalog], extracted: Catalog) -> None:
+    catalog = catalogues["ja"]
+    wanted = set(keys(extracted))
+    for message in catalog:
+        key = (message.context, message.id)
+        if not message.id or key not in wanted:
+            continue
+        assert message.string, f"untranslated: {key}"
+        assert not message.fuzzy, f"fuzzy (check the translation, drop the flag): {key}"
+        if message.string == message.id and key not in SAME_IN_JAPANESE:
+            bare = re.sub(r"\{[^}]*\}", "", message.id)
+            assert not re.search("[A-Za-z]", bare), f"still English: {key}"
+        # Markdown, mentions and emoji survive the translation.
+        for token in ("**", "<#", "<@", "/play", "/move", "/board", "/rules", "➡️", "⏰", "🐮"):
+            assert message.id.count(token) == message.string.count(token), (token, key)
+
+
+def test_english_catalogue_is_english(catalogues: dict[str, Catalog]) -> None:
+    for message in catalogues["en"]:
+        if message.id and message.string:
+            assert not JAPANESE.search(message.string), message.id
+
+
+def test_t_picks_the_language() -> None:
+    assert t("ja", "Card {card}", card=7) == "カード 7"
+    assert t(discord.Locale.japanese, "Players") == "人数"
+    assert t("ja-JP", "Senet") == "セネト"
+    assert t("en-US", "Card {card}", card=7) == "Card 7"
+    assert t(discord.Locale.british_english, "Players") == "Players"
+    assert t(None, "Players") == "Players"
+    assert t("fr", "Players") == "Players"  # no catalogue: English
+    titles = {t("ja", title) for title in ("6 nimmt!", "Senet", "Cows and Leopards", "Varanasi")}
+    assert titles == {"ニムト", "セネト", "ウシとヒョウ", "バラナシ"}
+    assert t("ja", "Not a message {x}", x=1) == "Not a message 1"
+
+
+def _localised(payload: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(kind, payload) of every command, subcommand and option in a command payload."""
+    yield "command" if payload.get("type", 1) in (1, 2) else "option", payload
+    for option in payload.get("options", []):
+        if option.get("type") in (1, 2):  # subcommand, subcommand group
+            yield from _localised(option)
+        else:
+            yield "option", option
+
+
+async def test_slash_commands_are_localised_validly() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+    translator = Translator()
+    seen = 0
+    for command in app_commands_list():
+        payload = await command.get_translated_payload(tree, translator)  # type: ignore[attr-defined]
+        for _, entry in _localised(payload):
+            seen += 1
+            names = entry.get("name_localizations") or {}
+            descriptions = entry.get("description_localizations") or {}
+            assert "ja" in names, f"no Japanese name for {entry['name']}"
+            assert valid_name(names["ja"]), names["ja"]
+            assert JAPANESE.search(names["ja"]), names["ja"]
+            assert "ja" in descriptions, f"no Japanese description for {entry['name']}"
+            assert 1 <= len(descriptions["ja"]) <= 100, descriptions["ja"]
+            assert JAPANESE.search(descriptions["ja"]), descriptions["ja"]
+            for locale in ("en-US", "en-GB"):
+                assert locale not in names and locale not in descriptions
+            for choice in entry.get("choices") or []:
+                localised = (choice.get("name_localizations") or {}).get("ja")
+                if choice["name"] in NO_COMMAND_LOCALISATION and localised is None:
+                    continue
+                assert localised, f"no Japanese for the choice {choice['name']}"
+                assert len(localised) <= 100
+    assert seen > 30
+    # Every command's Japanese names are unique among their siblings.
+    for command in app_commands_list():
+        payload = await command.get_translated_payload(tree, translator)  # type: ignore[attr-defined]
+        for _, entry in _localised(payload):
+            options = entry.get("options") or []
+            japanese = [o["name_localizations"]["ja"] for o in options]
+            assert len(japanese) == len(set(japanese)), japanese
+
+
+async def test_translator_contexts() -> None:
+    translator = Translator()
+    where = app_commands.TranslationContextLocation
+
+    async def ask(text: str, location: app_commands.TranslationContextLocation,
+                  locale: discord.Locale = discord.Locale.japanese) -> str | None:
+        context = app_commands.TranslationContext(location, None)  # type: ignore[call-overload]
+        return await translator.translate(app_commands.locale_str(text), locale, context)
+
+    assert await ask("rules", where.command_name) == "ルール"
+    assert await ask("board", where.command_name) == "盤面"
+    assert await ask("board", where.parameter_name) == "盤"
+    assert await ask("six_nimmt", where.command_name) == "ニムト"
+    assert await ask("play", where.group_name) == "プレイ"
+    assert await ask("Open a game table here", where.group_description) == \
+        "ここにゲームの卓を立てます"
+    assert await ask("6 nimmt!", where.choice_name) == "ニムト"
+    assert await ask("tactical", where.choice_name) == "タクティカル"
+    assert await ask("cows", where.choice_name) == "ウシ"
+    assert await ask("rules", where.command_name, discord.Locale.american_english) is None
+    assert await ask("no such command", where.command_name) is None
+    assert not valid_name("two words") and not valid_name("Rules") and not valid_name("x" * 33)
+    assert valid_name("ウシとヒョウ") and valid_name("2頭目の期限") and valid_name("quiet_limit")
+
+
+# -- through the simulated Discord ----------------------------------------------------------
+
+
+@pytest.fixture
+def user_locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """user id → the Discord locale their interactions carry (simcord always sends en-US;
+    its `base_payload` builds every INTERACTION_CREATE, so the test sets `locale` there)."""
+    from simcord import interactions
+
+    locales: dict[int, str] = {}
+    original = interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        locale = locales.get(kwargs.get("user_id"))  # type: ignore[arg-type]
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(interactions, "base_payload", base_payload)
+    return locales
+
+
+async def test_ephemeral_replies_follow_the_user_locale(
+    world: World, user_locales: dict[int, str]
+) -> None:
+    aki, bo = world.member("aki"), world.member("bo")
+    user_locales[aki.user.id] = "ja"
+    user_locales[bo.user.id] = "en-US"
+    japanese = await aki.slash(world.channel, "resign")
+    english = await bo.slash(world.channel, "resign")
+    assert japanese.ephemeral and english.ephemeral
+    # The first followup of a deferred ("thinking") reply fills in the deferred message.
+    answer_ja = japanese.followups[-1] if japanese.followups else japanese.response
+    answer_en = english.followups[-1] if english.followups else english.response
+    assert answer_ja is not None and answer_en is not None
+    assert answer_ja.ephemeral and answer_ja.content == "ここでは対戦中のゲームがありません。"
+    assert answer_en.ephemeral and answer_en.content == "No game is being played here."
+
+
+async def test_channel_messages_follow_the_server_language(
+    env: simcord.Env, database: Any, user_locales: dict[int, str]
+) -> None:
+    guild = env.create_guild("ゲーム会", preferred_locale="ja")
+    world = World(env, database, guild, guild.create_text_channel("ボードゲーム"))
+    aki = world.member("aki")
+    user_locales[aki.user.id] = "en-US"  # an English-speaking host in a Japanese server
+    table_id = await open_and_start(world, "senet", "aki", ["bo"])
+    board = world.last_board(world.place(await world.table(table_id)))
+    assert board.content.startswith(f"**セネト** · 卓{table_id}"), board.content
+    assert "プレイヤー: " in board.content
+
+
+def test_sentence_glue() -> None:
+    from bot.i18n.grammar import join_phrases, option_label, subject_sentence
+
+    english = subject_sentence("en-US", "🔵1 Aki", join_phrases("en-US", ["threw 3", "moved",
+                                                                         "throws again"]))
+    assert english == "🔵1 Aki threw 3, moved and throws again."
+    phrases = ["3を出した", "もう一度投げる"]
+    japanese = subject_sentence("ja", "🔵1 Aki", join_phrases("ja", phrases))
+    assert japanese == "🔵1 Aki：3を出した、もう一度投げる。"
+    assert option_label("ja", "height_rule") == "高さルール"
+    assert option_label("en-US", "height_rule") == "height_rule"
