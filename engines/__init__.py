@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from engines.base import CHANCE, Engine, IllegalMove, Option, ranks_from_scores
+from engines.base import CHANCE, Engine, IllegalMove, Option, OptionError, ranks_from_scores
 
 GAME_IDS = ("varanasi", "six_nimmt", "senet", "cows_leopards")
 
@@ -14,7 +14,8 @@ _engines: dict[str, Engine] = {}
 def get_engine(game_id: str) -> Engine:
     """The engine for `game_id` ("varanasi", "six_nimmt", "senet", "cows_leopards")."""
     if game_id not in GAME_IDS:
-        raise ValueError(f"unknown game {game_id!r}; games: {', '.join(GAME_IDS)}")
+        raise OptionError("unknown game {game!r}; games: {games}", game=game_id,
+                          games=", ".join(GAME_IDS))
     if game_id not in _engines:
         _engines[game_id] = import_module(f"engines.{game_id}").ENGINE
     return _engines[game_id]
@@ -26,6 +27,7 @@ __all__ = [
     "Engine",
     "IllegalMove",
     "Option",
+    "OptionError",
     "get_engine",
     "ranks_from_scores",
 ]

@@ -9,8 +9,38 @@ from typing import Any
 CHANCE = -1
 
 
-class IllegalMove(ValueError):
+class Word(str):
+    """A message param that is a word of the rules ("blue", "left"): the bot translates it,
+    where card numbers, squares, spots and point names are shown as they are."""
+
+    __slots__ = ()
+
+
+class OptionName(Word):
+    """A message param that is an option name ("height_rule"): the bot shows its label."""
+
+    __slots__ = ()
+
+
+class Explained(ValueError):
+    """A refusal whose message is a `template` (English, `str.format` fields) and `params`.
+
+    `str(err)` is the formatted English; the bot translates `template` and formats it with the
+    same params (translating the `Word` ones). One plain string works too (no params).
+    """
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+
+
+class IllegalMove(Explained):
     """A move the rules forbid; the message is written for the player who tried it."""
+
+
+class OptionError(Explained):
+    """Options (or a player count) the game cannot be set up with."""
 
 
 @dataclass(frozen=True)
@@ -31,16 +61,20 @@ class Option:
             return None
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"option {self.name!r} must be true or false")
+                raise OptionError("option {name!r} must be true or false",
+                                  name=OptionName(self.name))
             return value
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"option {self.name!r} must be a whole number")
+                raise OptionError("option {name!r} must be a whole number",
+                                  name=OptionName(self.name))
             if not self.low <= value <= self.high:
-                raise ValueError(f"option {self.name!r} must be from {self.low} to {self.high}")
+                raise OptionError("option {name!r} must be from {low} to {high}",
+                                  name=OptionName(self.name), low=self.low, high=self.high)
             return value
         if value not in self.choices:
-            raise ValueError(f"option {self.name!r} must be one of {', '.join(self.choices)}")
+            raise OptionError("option {name!r} must be one of {choices}",
+                              name=OptionName(self.name), choices=", ".join(self.choices))
         return value
 
 
@@ -53,10 +87,11 @@ def check_options(
     for name, value in (given or {}).items():
         if name == "players":
             if value != players:
-                raise ValueError(f"option 'players' is {value!r} but the table has {players} seats")
+                raise OptionError("option 'players' is {value!r} but the table has {seats} seats",
+                                  value=value, seats=players)
             continue
         if name not in known:
-            raise ValueError(f"unknown option {name!r}")
+            raise OptionError("unknown option {name!r}", name=OptionName(name))
         options[name] = known[name].check(value)
     return options
 
@@ -126,8 +161,7 @@ class Engine:
 
     def _check_players(self, players: int) -> None:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("option 'players' must be a whole number")
+            raise OptionError("option 'players' must be a whole number")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"option 'players' must be from {self.min_players} to {self.max_players}"
-            )
+            raise OptionError("option 'players' must be from {low} to {high}",
+                              low=self.min_players, high=self.max_players)

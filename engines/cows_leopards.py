@@ -18,7 +18,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engines.base import CHANCE, Engine, IllegalMove, Option, check_options, require_field
+from engines.base import (
+    CHANCE,
+    Engine,
+    IllegalMove,
+    Option,
+    OptionError,
+    check_options,
+    require_field,
+)
 
 GAME_ID = "cows_leopards"
 COWS = 24
@@ -162,23 +170,26 @@ class _Board:
         text = move if isinstance(move, str) else repr(move)
         m = re.fullmatch(r"drop ([a-z]\d+)", text)
         if m:
-            return IllegalMove(f"{m.group(1)} is not a point on board {self.id}")
+            return IllegalMove("{point} is not a point on board {board}", point=m.group(1),
+                               board=self.id)
         m = re.fullmatch(r"([a-z]\d+)([-x])([a-z]\d+)", text)
         if m:
             p, kind, q = m.groups()
             for r in (p, q):
                 if r not in self.index:
-                    return IllegalMove(f"{r} is not a point on board {self.id}")
+                    return IllegalMove("{point} is not a point on board {board}", point=r,
+                                       board=self.id)
             if p == q:
                 return IllegalMove("a piece must move to another point")
             if kind == "-":
-                return IllegalMove(f"{p} and {q} are not joined by a line")
+                return IllegalMove("{a} and {b} are not joined by a line", a=p, b=q)
             return IllegalMove(
-                f"there is no jump from {p} to {q}: a jump goes over the next point on a line "
-                "to the point just beyond it"
+                "there is no jump from {a} to {b}: a jump goes over the next point on a line "
+                "to the point just beyond it", a=p, b=q,
             )
         return IllegalMove(
-            f"{text!r} is not a move: write drop P, P-Q or PxQ (like drop d4, e5-e6, e5xe7)"
+            "{move!r} is not a move: write drop P, P-Q or PxQ (like drop d4, e5-e6, e5xe7)",
+            move=text,
         )
 
     def public(self) -> dict:
@@ -206,7 +217,8 @@ def _board(board_id: str) -> _Board:
     if b is None:
         if board_id not in _BOARD_SPECS:
             known = ", ".join(sorted(_BOARD_SPECS))
-            raise ValueError(f"unknown board {board_id!r}; boards: {known}")
+            raise OptionError("unknown board {board!r}; boards: {boards}", board=board_id,
+                              boards=known)
         b = _BOARDS[board_id] = _Board(board_id, _BOARD_SPECS[board_id])
     return b
 
@@ -336,7 +348,7 @@ class CowsLeopards(Engine):
     def new(self, players: int, options: dict[str, Any] | None = None) -> State:
         self._check_players(players)
         if options is not None and not isinstance(options, dict):
-            raise ValueError("options must be an object of option names and values")
+            raise OptionError("options must be an object of option names and values")
         opts = check_options(self.option_spec, self.default_options(players), players, options)
         cfg = _config(opts)
         centre = 1 << cfg.board.index["e5"]
@@ -405,8 +417,11 @@ class CowsLeopards(Engine):
         if actor == CHANCE:
             return IllegalMove("chance does not act in Cows and Leopards")
         if actor not in (0, 1):
-            return IllegalMove(f"seat {actor} does not play: seat 0 has the cows, 1 the leopards")
-        return IllegalMove(f"it is the {_SIDE[state[5]]}' turn")
+            return IllegalMove("seat {seat} does not play: seat 0 has the cows, 1 the leopards",
+                               seat=actor)
+        if state[5] == 0:
+            return IllegalMove("it is the cows' turn")
+        return IllegalMove("it is the leopards' turn")
 
     def apply(self, state: State, actor: int, move: str) -> State:
         """The next state, without events (the fast path of random playouts)."""
@@ -424,14 +439,14 @@ class CowsLeopards(Engine):
                 if not ch:
                     raise IllegalMove("no cow is left in hand: step a cow instead")
                 if occ & a:
-                    raise IllegalMove(f"{move[5:]} is not empty")
+                    raise IllegalMove("{point} is not empty", point=move[5:])
                 cows |= a
                 ch -= 1  # quiet is 0 while cows are in hand and the last drop does not count
             else:
                 if not lh:
                     raise IllegalMove("both leopards are already on the board")
                 if occ & a:
-                    raise IllegalMove(f"{move[5:]} is not empty")
+                    raise IllegalMove("{point} is not empty", point=move[5:])
                 leops |= a
                 lh = 0
                 if not ch:
@@ -440,29 +455,30 @@ class CowsLeopards(Engine):
             if kind == _JUMP:
                 raise IllegalMove("cows never capture: only leopards jump")
             if ch:
-                raise IllegalMove(f"cows cannot move until all {COWS} are dropped")
+                raise IllegalMove("cows cannot move until all {count} are dropped", count=COWS)
             if not cows & a:
-                raise IllegalMove(f"there is no cow on {move[:2]}")
+                raise IllegalMove("there is no cow on {point}", point=move[:2])
             if occ & to:
-                raise IllegalMove(f"{move[3:]} is not empty")
+                raise IllegalMove("{point} is not empty", point=move[3:])
             cows ^= a | to
             quiet += 1
         else:
             if lh and not ch and cfg.deadline:
                 raise IllegalMove("the second leopard must be dropped now")
             if not leops & a:
-                raise IllegalMove(f"there is no leopard on {move[:2]}")
+                raise IllegalMove("there is no leopard on {point}", point=move[:2])
             if kind == _JUMP:
                 if not cows & over:
-                    raise IllegalMove(f"there is no cow on {b.bit_name[over]} to jump over")
+                    raise IllegalMove("there is no cow on {point} to jump over",
+                                      point=b.bit_name[over])
                 if occ & to:
-                    raise IllegalMove(f"{move[3:]} is not empty")
+                    raise IllegalMove("{point} is not empty", point=move[3:])
                 cows ^= over
                 cap += 1
                 quiet = 0
             else:
                 if occ & to:
-                    raise IllegalMove(f"{move[3:]} is not empty")
+                    raise IllegalMove("{point} is not empty", point=move[3:])
                 if not ch:
                     quiet += 1
             leops ^= a | to

@@ -17,6 +17,7 @@ from engines.base import (
     Engine,
     IllegalMove,
     Option,
+    OptionError,
     check_options,
     ranks_from_scores,
     require_field,
@@ -184,50 +185,70 @@ def _bear_off(
     return _begin(board, off, 1 - turn)
 
 
-def _why_not(state: SenetState, move: str) -> str:
+def _why_not(state: SenetState, move: str) -> IllegalMove:
     """Plain words for a player whose move in phase "move" is not legal."""
     if move in ("return", "try"):
-        return "you have no stone in the House of Water (square 27) at the start of this turn"
+        return IllegalMove(
+            "you have no stone in the House of Water (square 27) at the start of this turn"
+        )
     if move == "pass":
-        return "you must move: a stone can move, and moves are compulsory"
+        return IllegalMove("you must move: a stone can move, and moves are compulsory")
     parts = move.split(" ")
     if len(parts) != 2 or parts[0] != "move" or not parts[1].isdigit():
-        return f"unknown move {move!r}; moves look like 'move 12', 'return', 'try' or 'pass'"
+        return IllegalMove(
+            "unknown move {move!r}; moves look like 'move 12', 'return', 'try' or 'pass'",
+            move=move,
+        )
     s = int(parts[1])
     if not 1 <= s <= 30 or parts[1] != str(s):
-        return f"there is no square {parts[1]}; squares are 1 to 30"
+        return IllegalMove("there is no square {square}; squares are 1 to 30", square=parts[1])
     board, v = state.board, state.throw
     me, opp = COLOURS[state.turn], COLOURS[1 - state.turn]
     if board[s - 1] != me:
-        return f"you have no stone on square {s}"
+        return IllegalMove("you have no stone on square {square}", square=s)
     moves = _moves_of(state)
     if "pass" not in moves and not next(iter(moves.values()))[2]:
         # Some stone can move forward, so this one must move forward too.
         if s < BEAUTY:
             t = s + v
             if t > BEAUTY:
-                return f"square 26 must be reached exactly (the stone on {s} would pass it)"
+                return IllegalMove(
+                    "square 26 must be reached exactly (the stone on {square} would pass it)",
+                    square=s,
+                )
         elif s == BEAUTY:
             t = BEAUTY + v
         elif s == 28:
-            return "a stone on square 28 leaves the board only with a throw of exactly 3"
+            return IllegalMove(
+                "a stone on square 28 leaves the board only with a throw of exactly 3"
+            )
         elif s == 29:
-            return "a stone on square 29 leaves the board only with a throw of exactly 2"
+            return IllegalMove(
+                "a stone on square 29 leaves the board only with a throw of exactly 2"
+            )
         else:
-            return f"the stone on square {s} cannot move now"
-        prefix = ""
-    else:
-        prefix = "no stone can move forward, so a stone must move backward: "
-        if s > BEAUTY:
-            return prefix + "stones on squares 27 to 30 never move backward"
-        t = s - v
-        if t < 1:
-            return prefix + "a stone cannot move back below square 1"
+            return IllegalMove("the stone on square {square} cannot move now", square=s)
+        if board[t - 1] == me:
+            return IllegalMove("you cannot land on your own stone on square {square}", square=t)
+        if board[t - 1] == opp and _protected(board, t, opp):
+            return IllegalMove("a protected stone cannot be taken")
+        return IllegalMove("the stone on square {square} cannot move now", square=s)
+    # No stone can move forward, so a stone must move backward.
+    if s > BEAUTY:
+        return IllegalMove("no stone can move forward, so a stone must move backward: "
+                           "stones on squares 27 to 30 never move backward")
+    t = s - v
+    if t < 1:
+        return IllegalMove("no stone can move forward, so a stone must move backward: "
+                           "a stone cannot move back below square 1")
     if board[t - 1] == me:
-        return prefix + f"you cannot land on your own stone on square {t}"
+        return IllegalMove("no stone can move forward, so a stone must move backward: "
+                           "you cannot land on your own stone on square {square}", square=t)
     if board[t - 1] == opp and _protected(board, t, opp):
-        return prefix + "a protected stone cannot be taken"
-    return prefix + f"the stone on square {s} cannot move now"
+        return IllegalMove("no stone can move forward, so a stone must move backward: "
+                           "a protected stone cannot be taken")
+    return IllegalMove("no stone can move forward, so a stone must move backward: "
+                       "the stone on square {square} cannot move now", square=s)
 
 
 def _move(state: SenetState, info: tuple[int, int, bool], ev: list | None) -> SenetState:
@@ -285,7 +306,7 @@ class SenetEngine(Engine):
     def new(self, players: int, options: dict[str, Any] | None = None) -> SenetState:
         self._check_players(players)
         if options is not None and not isinstance(options, dict):
-            raise ValueError("options must be an object")
+            raise OptionError("options must be an object")
         check_options(self.option_spec, self.default_options(players), players, options)
         return SenetState(START_BOARD, (0, 0), 0, THROW, None)
 
@@ -352,17 +373,18 @@ class SenetEngine(Engine):
         turn = state.turn
         if phase == MOVE:
             if actor != turn:
-                raise IllegalMove(self._not_your_turn(state, actor))
+                raise self._not_your_turn(state, actor)
             info = _moves_of(state).get(move)
             if info is None:
-                raise IllegalMove(_why_not(state, move))
+                raise _why_not(state, move)
             return _move(state, info, ev)
         if phase == THROW or phase == TRY:
             if actor != CHANCE:
-                raise IllegalMove(self._not_your_turn(state, actor))
+                raise self._not_your_turn(state, actor)
             v = _THROW_VALUE.get(move)
             if v is None:
-                raise IllegalMove(f"unknown throw {move!r}; the sticks show 1 to 5 ('throw 3')")
+                raise IllegalMove("unknown throw {move!r}; the sticks show 1 to 5 ('throw 3')",
+                                  move=move)
             if ev is not None:
                 ev.append({"type": "throw", "seat": turn, "value": v, "water": phase == TRY})
             if phase == THROW:
@@ -377,7 +399,7 @@ class SenetEngine(Engine):
             return _begin(state.board, state.off, 1 - turn)
         if phase == WATER:
             if actor != turn:
-                raise IllegalMove(self._not_your_turn(state, actor))
+                raise self._not_your_turn(state, actor)
             if move == "try":
                 return SenetState(state.board, state.off, turn, TRY, None)
             if move != "return":
@@ -392,12 +414,12 @@ class SenetEngine(Engine):
             return _begin(board, state.off, 1 - turn)
         raise IllegalMove("the game is over")
 
-    def _not_your_turn(self, state: SenetState, actor: int) -> str:
+    def _not_your_turn(self, state: SenetState, actor: int) -> IllegalMove:
         if actor == CHANCE:
-            return "the sticks are not thrown now: a player must move"
+            return IllegalMove("the sticks are not thrown now: a player must move")
         if actor == state.turn:  # chance acts first
-            return "wait for the throw: the sticks are thrown before you move"
-        return "it is not your turn"
+            return IllegalMove("wait for the throw: the sticks are thrown before you move")
+        return IllegalMove("it is not your turn")
 
     # -- results and positions ---------------------------------------------------------
     def outcome(self, state: SenetState) -> dict | None:

@@ -15,6 +15,8 @@ from engines.base import (
     Engine,
     IllegalMove,
     Option,
+    OptionError,
+    Word,
     check_options,
     ranks_from_scores,
     require_field,
@@ -192,16 +194,21 @@ def _side_moves(ends: list[tuple[int, str]]) -> list[str]:
     return sorted(f"place {r + 1} {e}" for r, e in ends)
 
 
-def _no_fit_message(cfg: _Cfg, card: int) -> str:
+def _no_fit_message(cfg: _Cfg, card: int) -> IllegalMove:
     if cfg.pro:
-        return f"{card} fits no end of any row: choose a row to take"
-    return f"{card} is lower than every row: choose a row to take"
+        return IllegalMove("{card} fits no end of any row: choose a row to take", card=card)
+    return IllegalMove("{card} is lower than every row: choose a row to take", card=card)
 
 
-def _side_message(card: int, ends: list[tuple[int, str]]) -> str:
+def _side_message(card: int, ends: list[tuple[int, str]]) -> IllegalMove:
     (ra, ea), (rb, eb) = sorted(ends)
-    return (f"{card} is as close to the {ea} end of row {ra + 1} as to the {eb} end of row "
-            f"{rb + 1}: choose 'place {ra + 1} {ea}' or 'place {rb + 1} {eb}'")
+    move_a, move_b = f"place {ra + 1} {ea}", f"place {rb + 1} {eb}"
+    return IllegalMove(
+        "{card} is as close to the {end_a} end of row {row_a} as to the {end_b} end of row "
+        "{row_b}: choose {move_a!r} or {move_b!r}",
+        card=card, end_a=Word(ea), row_a=ra + 1, end_b=Word(eb), row_b=rb + 1,
+        move_a=move_a, move_b=move_b,
+    )
 
 
 def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: list,
@@ -354,7 +361,7 @@ class SixNimmt(Engine):
     def new(self, players: int, options: dict[str, Any] | None = None) -> State:
         self._check_players(players)
         if options is not None and not isinstance(options, dict):
-            raise ValueError("options must be a dict of option names to values")
+            raise OptionError("options must be a dict of option names to values")
         opts = check_options(OPTION_SPEC, self.default_options(players), players, options)
         cfg = _cfg(opts)
         return _round_start(cfg, 1, (cfg.points,) * players)
@@ -450,7 +457,7 @@ class SixNimmt(Engine):
                 raise IllegalMove("chance does not act now")
             return self._deal(st, move, ev)
         if isinstance(actor, bool) or not isinstance(actor, int) or not 0 <= actor < n:
-            raise IllegalMove(f"there is no seat {actor}")
+            raise IllegalMove("there is no seat {seat}", seat=actor)
         if ph == DEAL:
             raise IllegalMove("the cards have not been dealt yet")
         if ph == PICK:
@@ -459,15 +466,20 @@ class SixNimmt(Engine):
             return self._draft(st, actor, move, ev)
         seat, card = st.pending
         if actor != seat:
-            what = "choose a row to take" if ph == TAKE else "choose an end for card " + str(card)
-            raise IllegalMove(f"it is not your turn: seat {seat} must {what}")
+            if ph == TAKE:
+                raise IllegalMove("it is not your turn: seat {seat} must choose a row to take",
+                                  seat=seat)
+            raise IllegalMove(
+                "it is not your turn: seat {seat} must choose an end for card {card}",
+                seat=seat, card=card,
+            )
         rows = [list(r) for r in st.rows]
         pts = list(st.points)
         if ph == TAKE:
             r = _TAKE.get(move)
             if r is None:
                 self._bad_row(move)
-                raise IllegalMove(_no_fit_message(cfg, card))
+                raise _no_fit_message(cfg, card)
             taken = rows[r]
             b = sum(BULL[x] for x in taken)
             pts[seat] -= b
@@ -480,12 +492,16 @@ class SixNimmt(Engine):
             choice = _PLACE.get(move)
             if choice is None:
                 self._bad_row(move)
-                raise IllegalMove(_side_message(card, ends))
+                raise _side_message(card, ends)
             if choice not in ends:
                 r, end = choice
                 (ra, ea), (rb, eb) = sorted(ends)
-                raise IllegalMove(f"{card} cannot go at the {end} end of row {r + 1}: choose "
-                                  f"'place {ra + 1} {ea}' or 'place {rb + 1} {eb}'")
+                move_a, move_b = f"place {ra + 1} {ea}", f"place {rb + 1} {eb}"
+                raise IllegalMove(
+                    "{card} cannot go at the {end} end of row {row}: choose {move_a!r} or "
+                    "{move_b!r}",
+                    card=card, end=Word(end), row=r + 1, move_a=move_a, move_b=move_b,
+                )
             # Place it, then let _run go on from the queue.
             queue = ((card, seat),) + st.queue
             return self._place_chosen(cfg, st, rows, pts, queue, choice, ev)
@@ -496,7 +512,7 @@ class SixNimmt(Engine):
         parts = move.split(" ")
         if (len(parts) >= 2 and parts[0] in ("take", "place") and parts[1].isdigit()
                 and not 1 <= int(parts[1]) <= ROWS):
-            raise IllegalMove(f"row {parts[1]} does not exist")
+            raise IllegalMove("row {row} does not exist", row=parts[1])
 
     @staticmethod
     def _place_chosen(cfg, st, rows, pts, queue, choice, ev) -> State:
@@ -526,17 +542,19 @@ class SixNimmt(Engine):
             raise IllegalMove("chance must deal: 'deal C1 C2 ...'")
         tokens = move[5:].split(" ")
         if len(tokens) != cfg.size:
-            raise IllegalMove(f"a deal needs {cfg.size} cards, not {len(tokens)}")
+            raise IllegalMove("a deal needs {size} cards, not {count}", size=cfg.size,
+                              count=len(tokens))
         if not cfg.tokens.issuperset(tokens) or len(set(tokens)) != len(tokens):
             seen = set()
             for t in tokens:
                 c = _TOKEN.get(t)
                 if c is None:
-                    raise IllegalMove(f"{t!r} is not a card")
+                    raise IllegalMove("{card!r} is not a card", card=t)
                 if c > cfg.top:
-                    raise IllegalMove(f"card {c} is not in use (cards 1 to {cfg.top})")
+                    raise IllegalMove("card {card} is not in use (cards 1 to {top})", card=c,
+                                      top=cfg.top)
                 if c in seen:
-                    raise IllegalMove(f"card {c} is dealt twice")
+                    raise IllegalMove("card {card} is dealt twice", card=c)
                 seen.add(c)
         # Canonical card strings sort in move-string order, the order hands are kept in.
         n = cfg.n
@@ -553,12 +571,13 @@ class SixNimmt(Engine):
     def _pick(self, st: State, actor: int, move: str, ev: list | None) -> State:
         c = _PLAY.get(move)
         if c is None:
-            raise IllegalMove(f"{move!r} is not a move now: pick a card with 'play C'")
+            raise IllegalMove("{move!r} is not a move now: pick a card with 'play C'",
+                              move=move)
         if st.picked[actor] is not None:
             raise IllegalMove("you have already picked this turn")
         hand = st.hands[actor]
         if c not in hand:
-            raise IllegalMove(f"you do not hold card {c}")
+            raise IllegalMove("you do not hold card {card}", card=c)
         i = hand.index(c)
         hands = st.hands[:actor] + (hand[:i] + hand[i + 1:],) + st.hands[actor + 1:]
         picked = st.picked[:actor] + (c,) + st.picked[actor + 1:]
@@ -576,13 +595,14 @@ class SixNimmt(Engine):
 
     def _draft(self, st: State, actor: int, move: str, ev: list | None) -> State:
         if actor != st.drafter:
-            raise IllegalMove(f"it is not your turn: seat {st.drafter} drafts now")
+            raise IllegalMove("it is not your turn: seat {seat} drafts now", seat=st.drafter)
         c = _DRAFT.get(move)
         if c is None:
-            raise IllegalMove(f"{move!r} is not a move now: take a card with 'draft C'")
+            raise IllegalMove("{move!r} is not a move now: take a card with 'draft C'",
+                              move=move)
         pool = st.pool
         if c not in pool:
-            raise IllegalMove(f"card {c} is not in the pool")
+            raise IllegalMove("card {card} is not in the pool", card=c)
         cfg = st.cfg
         i = pool.index(c)
         pool = pool[:i] + pool[i + 1:]

@@ -16,13 +16,15 @@ from engines.base import (
     Engine,
     IllegalMove,
     Option,
+    OptionError,
+    Word,
     check_options,
     ranks_from_scores,
     require_field,
 )
 
 COLOUR_LETTERS = "rbgywk"
-COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "black")
+COLOUR_NAMES = tuple(map(Word, ("red", "blue", "green", "yellow", "white", "black")))
 SIZES = (1, 2, 3, 4)
 MAX_HEIGHT = 4  # one disc per size in a tower
 MAX_SPOTS = 24  # 6 colours x 4 sizes, each spot starts with at least one disc
@@ -107,8 +109,9 @@ def _slow_parse(move: Any) -> tuple[int, ...]:
             raise IllegalMove("a move takes at least one disc")
         return (_MOVE, f - 1, k, t - 1)
     if len(parts) == 2 and parts[0] == "take":
-        raise IllegalMove(f"{parts[1]!r} is not a colour; colours are r b g y w k")
-    raise IllegalMove(f"{move!r} is not a move: write 'take C' or 'move F K T'")
+        raise IllegalMove("{colour!r} is not a colour; colours are r b g y w k",
+                          colour=parts[1])
+    raise IllegalMove("{move!r} is not a move: write 'take C' or 'move F K T'", move=move)
 
 
 class VaranasiOptions:
@@ -290,12 +293,12 @@ class VaranasiEngine(Engine):
     def _options(self, players: int, given: dict[str, Any] | None) -> VaranasiOptions:
         self._check_players(players)
         if given is not None and not isinstance(given, dict):
-            raise ValueError("options must be a dict of option names to values")
+            raise OptionError("options must be a dict of option names to values")
         data = check_options(self.option_spec, self.default_options(players), players, given)
         if data["teams"] and players != 4:
-            raise ValueError("option 'teams' needs exactly 4 players")
+            raise OptionError("option 'teams' needs exactly 4 players")
         if data["misere"] and not (players == 2 or data["teams"]):
-            raise ValueError("option 'misere' is only for 2 players or for teams")
+            raise OptionError("option 'misere' is only for 2 players or for teams")
         return VaranasiOptions(data)
 
     def new(self, players: int, options: dict[str, Any] | None = None) -> VaranasiState:
@@ -388,7 +391,7 @@ class VaranasiEngine(Engine):
                     got.append(t[-1])
                     spots.append(i)
             if not got:
-                raise IllegalMove(f"no top disc is {COLOUR_NAMES[c]}")
+                raise IllegalMove("no top disc is {colour}", colour=COLOUR_NAMES[c])
             if events is not None:
                 events.append(
                     {
@@ -411,29 +414,33 @@ class VaranasiEngine(Engine):
         _, f, k, t = parsed
         n = len(towers)
         if f >= n:
-            raise IllegalMove(f"there is no spot {f + 1}")
+            raise IllegalMove("there is no spot {spot}", spot=f + 1)
         if t >= n:
-            raise IllegalMove(f"there is no spot {t + 1}")
+            raise IllegalMove("there is no spot {spot}", spot=t + 1)
         src = towers[f]
         if not src:
-            raise IllegalMove(f"spot {f + 1} is empty")
+            raise IllegalMove("spot {spot} is empty", spot=f + 1)
         if f == t:
             raise IllegalMove("discs must move onto another spot")
         s = len(src)
         if k > s:
-            raise IllegalMove(f"spot {f + 1} has only {s} disc{'s' if s > 1 else ''}")
+            if s == 1:
+                raise IllegalMove("spot {spot} has only 1 disc", spot=f + 1)
+            raise IllegalMove("spot {spot} has only {count} discs", spot=f + 1, count=s)
         dst = towers[t]
         if not dst:
-            raise IllegalMove(f"spot {t + 1} is empty; discs never move onto an empty spot")
+            raise IllegalMove("spot {spot} is empty; discs never move onto an empty spot",
+                              spot=t + 1)
         moved = src[s - k :]
         if moved[0] >> 3 >= dst[-1] >> 3:
             raise IllegalMove("a disc can only go on a larger disc")
         d = len(dst)
         if opts.before:
             if d <= s:
-                raise IllegalMove(f"spot {t + 1} must already be higher than spot {f + 1}")
+                raise IllegalMove("spot {to} must already be higher than spot {spot}",
+                                  to=t + 1, spot=f + 1)
         elif d + k <= s:
-            raise IllegalMove(f"the tower must end higher than spot {f + 1} was")
+            raise IllegalMove("the tower must end higher than spot {spot} was", spot=f + 1)
         new_towers = list(towers)
         new_towers[f] = src[: s - k]
         new_towers[t] = dst + moved
@@ -458,22 +465,24 @@ class VaranasiEngine(Engine):
         towers = []
         for n, text in enumerate(move[6:].split("|"), 1):
             if not text:
-                raise IllegalMove(f"spot {n} is empty; every spot starts with a tower")
+                raise IllegalMove("spot {spot} is empty; every spot starts with a tower",
+                                  spot=n)
             try:
                 towers.append(parse_tower(text))
             except ValueError as exc:
-                raise IllegalMove(f"spot {n}: {exc}") from None
+                raise IllegalMove("spot {spot}: {problem}", spot=n, problem=str(exc)) from None
         placed = [d for tower in towers for d in tower]
         if len(placed) != len(opts.discs) or set(placed) != opts.discs:
             seen: set[int] = set()
             for d in placed:
                 if d not in opts.discs:
-                    raise IllegalMove(f"disc {DISC_STR[d]} is not in use")
+                    raise IllegalMove("disc {disc} is not in use", disc=DISC_STR[d])
                 if d in seen:
-                    raise IllegalMove(f"disc {DISC_STR[d]} is placed twice")
+                    raise IllegalMove("disc {disc} is placed twice", disc=DISC_STR[d])
                 seen.add(d)
             names = " ".join(sorted(DISC_STR[d] for d in opts.discs - seen))
-            raise IllegalMove(f"every disc in use must be placed; missing: {names}")
+            raise IllegalMove("every disc in use must be placed; missing: {discs}",
+                              discs=names)
         if events is not None:
             events.append(
                 {"type": "setup", "set": state.set_no, "towers": [tower_str(t) for t in towers]}

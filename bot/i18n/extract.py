@@ -1,7 +1,9 @@
 """Refresh the message catalogues: `python -m bot.i18n.extract` (from the project root).
 
 1. Extracts every marked string from the `bot` package with Babel: `t(locale, "…")` (the
-   second argument), `N_("…")` and `locale_str("…")`.
+   second argument), `N_("…")` and `locale_str("…")`; and from the `engines` package the
+   templates of the refusals the bot shows players: `IllegalMove("…", **params)` and
+   `OptionError("…", **params)` (see bot/i18n/refusals.py).
 2. Asks discord.py for every string of the slash commands it would localise (command, group
    and option names, descriptions, choices) through a recording Translator, so names that are
    plain identifiers (`name="move"`, engine option names, `Literal` choices) are listed too:
@@ -45,6 +47,13 @@ KEYWORDS = {
     "N_": None,
     "locale_str": None,
 }
+# Engine refusals (engines.base.Explained subclasses): the first argument is the template.
+ENGINES = ROOT / "engines"
+ENGINE_KEYWORDS = {
+    "IllegalMove": None,
+    "OptionError": None,
+    "Explained": None,
+}
 METHOD_MAP = [("**.py", "python")]
 TREE_LOCATION = "bot/cogs/(slash-commands)"
 
@@ -58,14 +67,15 @@ Message = tuple[str, str | None, str]  # (msgid, msgctxt, location)
 def source_messages() -> list[Message]:
     """Marked strings in the source: (msgid, None, file)."""
     out = []
-    for filename, _lineno, message, _comments, context in extract_from_dir(
-        str(PACKAGE), method_map=METHOD_MAP, keywords=KEYWORDS
-    ):
-        if isinstance(message, (tuple, list)):
-            message = message[0]
-        if not message:
-            continue
-        out.append((message, context, f"bot/{Path(filename).as_posix()}"))
+    for folder, keywords in ((PACKAGE, KEYWORDS), (ENGINES, ENGINE_KEYWORDS)):
+        for filename, _lineno, message, _comments, context in extract_from_dir(
+            str(folder), method_map=METHOD_MAP, keywords=keywords
+        ):
+            if isinstance(message, (tuple, list)):
+                message = message[0]
+            if not message:
+                continue
+            out.append((message, context, f"{folder.name}/{Path(filename).as_posix()}"))
     return out
 
 

@@ -45,3 +45,15 @@ class TableError(Exception):
 
     def __repr__(self) -> str:
         return f"TableError({self.code!r}, **{self.params!r})"
+
+
+def reason_params(err: BaseException) -> dict[str, Any]:
+    """TableError params for an engine's refusal: `reason` (the English text) and, when the
+    engine gave one (engines.base.Explained), `reason_template` and `reason_params`, so the bot
+    can say it in the player's language."""
+    out: dict[str, Any] = {"reason": str(err)}
+    template = getattr(err, "template", None)
+    if isinstance(template, str):
+        out["reason_template"] = template
+        out["reason_params"] = dict(getattr(err, "params", None) or {})
+    return out

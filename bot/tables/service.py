@@ -29,7 +29,7 @@ from typing import Any
 from bot.storage import PlaceTaken, Repository, ResultRow, SeatRow, StandingRow, TableRow
 from bot.tables import ratings, turns
 from bot.tables.deadlines import DeadlineMixin
-from bot.tables.errors import TableError
+from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Step, Table
 from engines import CHANCE, Engine, get_engine
 
@@ -55,7 +55,7 @@ def _engine(game: str) -> Engine:
     try:
         return get_engine(game)
     except ValueError as err:
-        raise TableError("bad_options", reason=str(err)) from err
+        raise TableError("bad_options", **reason_params(err)) from err
 
 
 class TableService(DeadlineMixin):
@@ -222,9 +222,9 @@ class TableService(DeadlineMixin):
                 eng.new(players, chosen)
                 break
             except ValueError as err:
-                problems.append(str(err))
+                problems.append(err)
         else:
-            raise TableError("bad_options", reason=problems[0])
+            raise TableError("bad_options", **reason_params(problems[0]))
         self._check_side(eng, side)
         try:  # a unique index keeps one active table per place, even across processes
             async with self._repo.transaction():
@@ -323,7 +323,7 @@ class TableService(DeadlineMixin):
             try:
                 state = eng.new(players, options)
             except ValueError as err:
-                raise TableError("bad_options", reason=str(err)) from err
+                raise TableError("bad_options", **reason_params(err)) from err
             seats = self._turn_order(table.seats, shuffle)
             steps, state = self._draw_chance(eng, state)
             outcome = eng.outcome(state)
@@ -374,7 +374,7 @@ class TableService(DeadlineMixin):
             try:
                 state, events = eng.apply_events(table.state, seat, move)
             except ValueError as err:  # IllegalMove, or a move string the engine cannot read
-                raise TableError("illegal", reason=str(err), move=move) from err
+                raise TableError("illegal", move=move, **reason_params(err)) from err
             chance, state = self._draw_chance(eng, state)
             steps = [Step(seat, move, events), *chance]
             # seats the computer has taken over play at once when they must act (deadlines.py)

@@ -3,6 +3,7 @@ localisations valid for Discord, and the locale each kind of message is chosen b
 
 from __future__ import annotations
 
+import random
 import re
 import string
 from collections.abc import Iterator
@@ -16,7 +17,8 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.i18n import LANGUAGES, Translator, po_path, t, valid_name
-from bot.i18n.extract import all_messages, app_commands_list
+from bot.i18n.extract import ROOT, all_messages, app_commands_list
+from engines import CHANCE, GAME_IDS, IllegalMove, get_engine
 from tests.bot.conftest import World, open_and_start
 
 # Japanese msgstrs that may equal the English msgid. Messages with no Latin letters outside
@@ -57,6 +59,48 @@ def test_every_extracted_message_is_in_every_catalogue(
         missing = wanted - set(keys(catalog))
         assert not missing, (f"{language}: run `python -m bot.i18n.extract` and translate: "
                              f"{sorted(missing, key=str)}")
+
+
+def test_engine_refusals_are_extracted(extracted: Catalog) -> None:
+    """The engines' IllegalMove / OptionError templates are catalogue messages (scanned from
+    engines/), and every refusal the engines raise while playing has its template there."""
+    locations = {where for message in extracted for where, _ in message.locations}
+    for module in ("base", "senet", "six_nimmt", "varanasi", "cows_leopards"):
+        assert f"engines/{module}.py" in locations, module
+    wanted = {m.id for m in extracted if m.id and m.context is None}
+    assert {"you have no stone on square {square}", "no top disc is {colour}",
+            "option {name!r} must be from {low} to {high}", "it is the leopards' turn",
+            "{card} is lower than every row: choose a row to take"} <= wanted
+    for module in ("base", "senet", "six_nimmt", "varanasi", "cows_leopards"):
+        source = (ROOT / "engines" / f"{module}.py").read_text(encoding="utf-8")
+        assert not re.search(r"\b(IllegalMove|OptionError)\(\s*f[\"']", source), module
+
+    seen: set[str] = set()
+    rng = random.Random(5)
+    probes = ["pass", "fly away", "move 29", "take k", "move 1 1 2", "take 9", "play 105",
+              "place 1 left", "drop e5", "e5xe7", "a1-a2", "return", "draft 1", 42]
+    for game in GAME_IDS:
+        eng = get_engine(game)
+        for players in {eng.min_players, eng.max_players}:
+            state = eng.new(players, {"professional": True} if game == "six_nimmt" else None)
+            for _ in range(150):
+                actors = eng.to_act(state)
+                if not actors:
+                    break
+                for actor in (CHANCE, *range(players)):
+                    for move in probes:
+                        try:
+                            eng.apply_events(state, actor, move)  # type: ignore[arg-type]
+                        except IllegalMove as err:
+                            seen.add(err.template)
+                actor = actors[0]
+                if actor == CHANCE:
+                    move = eng.sample_chance(state, rng)
+                else:
+                    move = rng.choice(eng.legal_moves(state, actor))
+                state = eng.apply(state, actor, move)
+    assert len(seen) > 25
+    assert not seen - wanted, sorted(seen - wanted)
 
 
 def test_placeholders_match(catalogues: dict[str, Catalog]) -> None:
