@@ -44,7 +44,8 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Repositor
         if not in_memory:
             # WAL: readers never block the writer; the default synchronous=FULL keeps every
             # committed move across a power cut, not only a crash of the process.
-            await db.execute("PRAGMA journal_mode=WAL")
+            async with db.execute("PRAGMA journal_mode=WAL"):
+                pass  # closing the cursor lets the migrations commit
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
         await apply_migrations(db)

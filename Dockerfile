@@ -1,0 +1,24 @@
+# The bot in a small image. The steps are README's run command:
+#   python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/python -m bot
+# Build:  docker build -t tabletop-bot .
+# Run:    docker run -d --name tabletop-bot -e DISCORD_TOKEN=... -v tabletop-data:/data tabletop-bot
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    BOT_DATABASE=/data/bot.sqlite3
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engines ./engines
+COPY renderers ./renderers
+COPY bot ./bot
+
+RUN python3 -m venv .venv && .venv/bin/pip install -q --no-cache-dir -e . \
+    && useradd --create-home --uid 10001 bot \
+    && mkdir -p /data && chown bot /data
+
+USER bot
+# The database (the move logs of every table) lives on a volume: it survives new images.
+VOLUME ["/data"]
+CMD [".venv/bin/python", "-m", "bot"]

@@ -1,0 +1,80 @@
+"""`python -m bot`: run the bot (token from DISCORD_TOKEN or .env)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.config import NO_TOKEN_HELP, Config
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the tabletop bot.")
+    parser.add_argument("--dev-guild", type=int, metavar="ID",
+                        help="sync slash commands to this server only (instant; for development)"
+                             "; same as DEV_GUILD_ID")
+    parser.add_argument("--database", metavar="PATH",
+                        help="SQLite file (default: $BOT_DATABASE or data/bot.sqlite3)")
+    parser.add_argument("--no-sync", action="store_true",
+                        help="do not register the slash commands at start-up")
+    parser.add_argument("--env-file", default=".env", metavar="PATH",
+                        help="file with KEY=value settings (default: .env)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        config = Config.load(dotenv=args.env_file)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.dev_guild is not None:
+        config = replace(config, dev_guild_id=args.dev_guild)
+    if args.database:
+        config = replace(config, database=args.database)
+    if args.no_sync:
+        config = replace(config, sync_commands=False)
+    if not config.token:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        return 2
+
+    import discord
+
+    from bot.client import create_bot  # imported late: the no-token path stays fast
+
+    discord.utils.setup_logging(level=logging.INFO, root=True)
+    try:
+        asyncio.run(serve(create_bot(config), config.token))
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
+              "Portal (Bot → Reset Token).", file=sys.stderr)
+        return 1
+    except OSError as err:  # aiohttp's connection errors are OSErrors
+        print(f"Cannot reach Discord: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def serve(bot: TableBot, token: str) -> None:
+    """Run until closed; SIGTERM (docker stop) closes the bot and its database cleanly."""
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(token)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

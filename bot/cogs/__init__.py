@@ -1,0 +1,1 @@
+"""Slash commands: thin adapters that hand every interaction to bot.ui.controller."""

@@ -1,0 +1,54 @@
+"""/rules, /leaderboard and /stats."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.i18n import N_
+from bot.ui import info
+from bot.ui.board import GAME_TITLES
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+GAME_CHOICES = [
+    app_commands.Choice(name=locale_str(title), value=game) for game, title in GAME_TITLES.items()
+]
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description=locale_str(
+        N_("A short illustrated summary of a game's rules and options")))
+    @app_commands.describe(game=locale_str(N_("The game")))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        await info.show_rules(self.bot, interaction, game)
+
+    @app_commands.command(name="leaderboard",
+                          description=locale_str(N_("The best players of this server")))
+    @app_commands.describe(game=locale_str(N_("One game (default: all games)")))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await info.show_leaderboard(self.bot, interaction, game)
+
+    @app_commands.command(name="stats", description=locale_str(
+        N_("A player's games, wins and ratings on this server")))
+    @app_commands.describe(member=locale_str(N_("The player (default: you)")))
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        await info.show_stats(self.bot, interaction, member)
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(InfoCog(bot))

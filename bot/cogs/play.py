@@ -1,0 +1,96 @@
+"""/play <game>: one subcommand per game, its options typed from the engine's option spec."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.i18n import N_
+from bot.ui.rules import SHUFFLE_HELP, SIDE_HELP, option_help, playable_options
+from engines import GAME_IDS, Option, get_engine
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+SIDES = {"cows": 0, "leopards": 1}
+COMMAND_HELP = {
+    "varanasi": N_("Open a Varanasi table (2–4 players): towers of discs, take colours or stack"),
+    "six_nimmt": N_("Open a 6 nimmt! table (2–10 players): don't take the sixth card"),
+    "senet": N_("Open a Senet table (2 players): the ancient Egyptian race game"),
+    "cows_leopards": N_("Open a Cows and Leopards table (2 players): 24 cows hunt 2 leopards"),
+}
+
+
+def annotation_for(option: Option) -> Any:
+    """The slash option type of an engine option (bool, ranged int, or choices)."""
+    if option.kind == "bool":
+        return bool
+    if option.kind == "int":
+        return app_commands.Range[int, option.low, option.high]
+    return Literal[tuple(option.choices)]  # type: ignore[valid-type]
+
+
+def play_callback(
+    bot: TableBot, game: str
+) -> Callable[..., Coroutine[Any, Any, None]]:
+    """A callback whose signature lists the game's options (all optional: engine defaults)."""
+    options = playable_options(game)
+    with_sides = game == "cows_leopards"
+
+    async def play(interaction: discord.Interaction, **values: Any) -> None:
+        shuffle = values.pop("shuffle", None)
+        side = values.pop("side", None)
+        chosen = {name: value for name, value in values.items() if value is not None}
+        await bot.ui.open_table(interaction, game, chosen, shuffle=shuffle is not False,
+                                side=SIDES.get(side) if side else None)
+
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [inspect.Parameter("interaction", kind, annotation=discord.Interaction)]
+    descriptions: dict[str, locale_str] = {}
+    for option in options:
+        params.append(inspect.Parameter(option.name, kind, default=None,
+                                        annotation=annotation_for(option)))
+        descriptions[option.name] = locale_str(option_help(None, game, option))
+    if with_sides:
+        params.append(inspect.Parameter("side", kind, default=None,
+                                        annotation=Literal["cows", "leopards"]))
+        descriptions["side"] = locale_str(SIDE_HELP)
+    else:
+        params.append(inspect.Parameter("shuffle", kind, default=True, annotation=bool))
+        descriptions["shuffle"] = locale_str(SHUFFLE_HELP)
+    play.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    play.__name__ = play.__qualname__ = game
+    return app_commands.describe(**descriptions)(play)
+
+
+def play_group(bot: TableBot) -> app_commands.Group:
+    group = app_commands.Group(name="play", description=locale_str(N_("Open a game table here")),
+                               guild_only=True)
+    for game in GAME_IDS:
+        get_engine(game)  # fail loudly at start-up if an engine is missing
+        group.add_command(app_commands.Command(
+            name=game, description=locale_str(COMMAND_HELP[game]),
+            callback=play_callback(bot, game), parent=group))
+    return group
+
+
+class PlayCog(commands.Cog):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.group = play_group(bot)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(PlayCog(bot))

@@ -1,0 +1,68 @@
+"""Settings from the environment (and a `.env` file): token, development guild, database path."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE = "data/bot.sqlite3"
+
+
+def read_dotenv(path: str | os.PathLike[str] = ".env") -> dict[str, str]:
+    """`KEY=value` lines of a .env file (comments, blank lines, `export ` and quotes allowed)."""
+    values: dict[str, str] = {}
+    file = Path(path)
+    if not file.is_file():
+        return values
+    for raw in file.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        key, value = key.strip(), value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        if key:
+            values[key] = value
+    return values
+
+
+@dataclass(frozen=True)
+class Config:
+    """What `python -m bot` needs; the environment wins over `.env`."""
+
+    token: str | None
+    dev_guild_id: int | None = None
+    database: str = DEFAULT_DATABASE
+    sync_commands: bool = True
+
+    @classmethod
+    def load(
+        cls, environ: dict[str, str] | None = None, dotenv: str | os.PathLike[str] = ".env"
+    ) -> Config:
+        values = read_dotenv(dotenv)
+        values.update(os.environ if environ is None else environ)
+        guild = (values.get("DEV_GUILD_ID") or "").strip()
+        if guild and not guild.isdigit():
+            raise ValueError("DEV_GUILD_ID must be a server id (a number)")
+        sync = (values.get("BOT_SYNC_COMMANDS") or "1").strip().lower()
+        return cls(
+            token=(values.get("DISCORD_TOKEN") or "").strip() or None,
+            dev_guild_id=int(guild) if guild else None,
+            database=(values.get("BOT_DATABASE") or "").strip() or DEFAULT_DATABASE,
+            sync_commands=sync not in ("0", "false", "no", "off"),
+        )
+
+
+NO_TOKEN_HELP = """\
+No bot token: set DISCORD_TOKEN in the environment or in a .env file (DISCORD_TOKEN=...).
+
+To get one: open https://discord.com/developers/applications, create an application
+(or pick yours), open "Bot", press "Reset Token" and copy it. Invite the bot with the
+OAuth2 URL generator: scopes "bot" and "applications.commands"; permissions Send Messages,
+Send Messages in Threads, Create Public Threads, Embed Links, Attach Files, Read Message
+History. For fast command updates while developing, also set DEV_GUILD_ID=<your server id>
+(or pass --dev-guild ID)."""

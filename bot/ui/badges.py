@@ -1,0 +1,45 @@
+"""Seat badges: the emoji and number that match the seat badges drawn in the pictures.
+
+Pictures carry no names (renderers.theme draws seat i as colour SEAT_COLOURS[i] with the number
+i + 1); messages name players as "🔵1 Aki" so a reader can map each name to its badge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Closest emoji to renderers.theme.SEAT_COLOURS, in the same order (seat 0 = badge 1).
+SEAT_EMOJI: tuple[str, ...] = ("🔵", "🟠", "🟢", "🟣", "💠", "🔴", "🟡", "⚪", "🔘", "🟤")
+
+# Sides with their own piece colours (the picture shows the pieces, the badge shows the seat).
+SIDE_EMOJI: dict[str, tuple[str, ...]] = {
+    "senet": ("⚪", "⚫"),
+    "cows_leopards": ("🐄", "🐆"),
+}
+
+
+def badge(seat: int, game: str | None = None) -> str:
+    """'🔵1' for seat 0; for games whose pieces have colours, the piece emoji is added."""
+    text = f"{SEAT_EMOJI[seat % len(SEAT_EMOJI)]}{seat + 1}"
+    sides = SIDE_EMOJI.get(game or "")
+    if sides and seat < len(sides):
+        text += sides[seat]
+    return text
+
+
+def clean_name(name: str, limit: int = 32) -> str:
+    """A display name safe to put in markdown: no mentions, no formatting, short."""
+    cleaned = name.replace("@", "@\u200b")
+    for char in ("*", "_", "`", "~", "|", ">", "#", "[", "]"):
+        cleaned = cleaned.replace(char, "\\" + char)
+    cleaned = " ".join(cleaned.split())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+def seat_label(seat: int, name: str, game: str | None = None) -> str:
+    """'🔵1 Aki': the badge then the player's name."""
+    return f"{badge(seat, game)} {clean_name(name)}"
+
+
+def seat_labels(names: Sequence[str], game: str | None = None) -> list[str]:
+    return [seat_label(i, name, game) for i, name in enumerate(names)]

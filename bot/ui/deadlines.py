@@ -1,0 +1,142 @@
+"""Turn deadlines on Discord: the service's DeadlineDispatcher, and what players are told.
+
+When a deadline passes the service plays the computer's move for the seat (or ends the table
+for a forfeit) and we post the board with a short note; a reminder goes by DM for hidden
+picks (nothing about the hand is said in the channel) and as a mention in the table's place
+otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import tasks
+
+from bot.i18n import t
+from bot.tables import DeadlineDispatcher, Expiry, Table
+from bot.ui.badges import seat_label
+from bot.ui.board import is_private_pick
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+
+def expiry_note(expiry: Expiry, locale: object) -> str | None:
+    """What the board says about an expiry (never which card a hidden pick was)."""
+    table = expiry.result.table
+    who = seat_label(expiry.seat, table.seats[expiry.seat].name, table.game)
+    if expiry.forfeited:
+        return t(locale, "⏰ {player} missed {count} deadlines in a row and forfeits the game.",
+                 player=who, count=expiry.misses)
+    if expiry.taken_over:
+        return t(locale, "⏰ {player} missed {count} deadlines in a row: the computer plays "
+                 "for them from now on.", player=who, count=expiry.misses)
+    if expiry.missed:
+        return t(locale, "⏰ {player} ran out of time: the computer moved for them.",
+                 player=who)
+    return None
+
+
+class Deadlines:
+    """Watches the deadlines for the bot's lifetime (started once the bot is ready).
+
+    The service's DeadlineDispatcher does the work (`run_due`: reminders, then expiries);
+    a `discord.ext.tasks` loop decides when: after each pass it sleeps until the service's
+    next due time (at most MAX_SLEEP). When the timers change (every move) the sleep is cut
+    to at most RECHECK seconds, so a new, sooner deadline is seen in time (the shortest is a
+    minute, its reminder 30 s in) while a busy server costs one pass per RECHECK, not one per
+    move. tasks.loop sleeps also follow simulated time in tests.
+    """
+
+    MAX_SLEEP = 3600.0
+    RECHECK = 10.0
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.dispatcher: DeadlineDispatcher | None = None
+
+    def start(self) -> None:
+        if self.watch.is_running():
+            return
+        service = self.bot.service
+        self.dispatcher = DeadlineDispatcher(service, self.on_expire, self.on_remind)
+        service.add_timer_listener(self.wake)
+        self.watch.start()
+
+    async def stop(self) -> None:
+        if self.bot.service is not None:
+            self.bot.service.remove_timer_listener(self.wake)
+        if self.watch.is_running():
+            self.watch.cancel()
+
+    def wake(self) -> None:
+        """The timers changed: look again within RECHECK seconds (never later than planned)."""
+        loop = self.watch
+        last, upcoming = loop._last_iteration, loop.next_iteration  # noqa: SLF001
+        if not loop.is_running() or not isinstance(last, datetime) or upcoming is None:
+            return
+        soon = discord.utils.utcnow() + timedelta(seconds=self.RECHECK)
+        if soon < upcoming:
+            loop.change_interval(seconds=max((soon - last).total_seconds(), 0.0))
+
+    @tasks.loop(seconds=MAX_SLEEP)
+    async def watch(self) -> None:
+        service = self.bot.service
+        assert self.dispatcher is not None
+        if self.watch.current_loop == 0:
+            await service.restore_timers()
+        try:
+            await self.dispatcher.run_due()
+            next_at = await service.next_due()
+        except Exception:
+            log.exception("deadline pass failed; trying again in %s s", self.RECHECK)
+            delay = self.RECHECK
+        else:
+            delay = self.MAX_SLEEP if next_at is None else (next_at - service.now()).total_seconds()
+        self.watch.change_interval(seconds=min(max(delay, 0.0), self.MAX_SLEEP))
+
+    async def on_expire(self, expiry: Expiry) -> None:
+        publisher = self.bot.ui.publisher
+        channel = await publisher.channel(expiry.result.table.place_id)
+        note = expiry_note(expiry, publisher.locale_of(channel))
+        await publisher.publish(expiry.result, notes=[note] if note else [])
+
+    async def on_remind(self, table: Table, seats: list[int]) -> None:
+        publisher = self.bot.ui.publisher
+        channel = await publisher.channel(table.place_id)
+        if channel is None:
+            return
+        locale = publisher.locale_of(channel)
+        timers = await self.bot.service.timers(table.id)
+        loud: list[str] = []
+        for seat in seats:
+            user_id = table.seats[seat].user_id
+            timer = timers.get(seat)
+            when = f"<t:{int(timer.deadline_at.timestamp())}:R>" if timer else "?"
+            if is_private_pick(table) and await self._dm(user_id, t(
+                    locale, "⏰ Table {table} in {place}: please pick your card {when}; after "
+                    "that the computer picks for you.", table=table.id,
+                    place=f"<#{table.place_id}>", when=when)):
+                continue
+            loud.append(t(locale, "⏰ <@{user}>, table {table} is waiting for you: please "
+                          "play {when}, or the computer moves for you.", user=user_id,
+                          table=table.id, when=when))
+        if loud:
+            try:
+                await channel.send("\n".join(loud), allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=True))
+            except discord.HTTPException as err:
+                log.warning("table %s: reminder not posted (%s)", table.id, err)
+
+    async def _dm(self, user_id: int, text: str) -> bool:
+        try:
+            user: Any = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+        except discord.HTTPException:
+            return False
+        return True

@@ -1,0 +1,65 @@
+"""Polite sentences for refusals: TableError codes and Discord permission problems."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import N_, t
+from bot.i18n.refusals import refusal_text
+from bot.tables import TableError
+
+TABLE_ERRORS: dict[str, str] = {
+    "not_found": N_("I can't find that table any more."),
+    "channel_busy": N_("There is already a table here. Finish or cancel it first, "
+                       "or open yours in another channel."),
+    "not_host": N_("Only the host of this table can do that."),
+    "already_seated": N_("You already have a seat at this table."),
+    "not_seated": N_("You don't have a seat at this table."),
+    "table_full": N_("Sorry, this table is full."),
+    "bad_seat_count": N_("This game needs {min} to {max} players; the table has {seats}."),
+    "not_lobby": N_("This table has already started or was closed."),
+    "not_running": N_("This table isn't being played right now."),
+    "finished": N_("This game is already over. Thanks for playing!"),
+    "not_your_turn": N_("It isn't your turn yet. Please wait for the players named on the "
+                        "latest board."),
+    "stale": N_("That button is from an earlier turn. Please use the latest board "
+                "(/board shows it again)."),
+    "illegal": N_("That move isn't allowed: {reason}"),
+    "bad_options": N_("Those options don't work together: {reason}"),
+    "side_taken": N_("That side is already taken. Try the other one."),
+    "not_allowed": N_("Sorry, you aren't allowed to do that here."),
+    "bad_side": N_("This game has no such side."),
+}
+
+PERMISSION_NAMES: dict[str, str] = {
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "attach_files": N_("Attach Files"),
+    "embed_links": N_("Embed Links"),
+    "create_public_threads": N_("Create Public Threads"),
+    "read_message_history": N_("Read Message History"),
+    "view_channel": N_("View Channel"),
+}
+
+
+def table_error_text(error: TableError, locale: object = None) -> str:
+    """The sentence a player reads for `error`."""
+    template = TABLE_ERRORS.get(error.code)
+    params: dict[str, Any] = dict(getattr(error, "params", {}) or {})
+    if template is None:
+        return str(error)
+    if isinstance(params.get("reason_template"), str):  # an engine's refusal: translate it
+        params["reason"] = refusal_text(locale, params["reason_template"],
+                                        params.get("reason_params"))
+    try:
+        return t(locale, template, **params)
+    except (KeyError, IndexError):
+        return str(error)
+
+
+def missing_permission_text(locale: object, permission: str, place: str) -> str:
+    """'I need the Attach Files permission in #games to …' style explanation."""
+    name = t(locale, PERMISSION_NAMES.get(permission, permission))
+    return t(locale, "I'm missing the **{permission}** permission in {place}. "
+             "A server admin can grant it in the channel or role settings.",
+             permission=name, place=place)

@@ -1,0 +1,112 @@
+"""/rules, /leaderboard and /stats: embeds built from the rules texts and the service."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.ui.badges import clean_name
+from bot.ui.board import game_title
+from bot.ui.drawing import draw
+from bot.ui.lobby import COLOUR
+from bot.ui.rules import opening_picture, options_lines, summary
+from engines import get_engine
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+
+async def show_rules(bot: TableBot, interaction: discord.Interaction, game: str) -> None:
+    loc = interaction.guild_locale or interaction.locale  # a public reply
+    await interaction.response.defer(thinking=True)
+    eng = get_engine(game)
+    embed = discord.Embed(title=t(loc, "How to play {game}", game=game_title(loc, game)),
+                          description=summary(loc, game), colour=COLOUR)
+    if eng.min_players == eng.max_players:
+        players = t(loc, "{count} players", count=eng.min_players)
+    else:
+        players = t(loc, "{low}–{high} players", low=eng.min_players, high=eng.max_players)
+    embed.add_field(name=t(loc, "Players"), value=players, inline=False)
+    lines = options_lines(loc, game)
+    value = "\n".join(lines) if lines else t(loc, "This game has no options.")
+    embed.add_field(name=t(loc, "Options (set them in /play {game})", game=game),
+                    value=value[:1024], inline=False)
+    embed.set_footer(text=t(loc, "Open a table with /play {game}; type moves with /move.",
+                            game=game))
+    file = None
+    try:
+        png = await draw(opening_picture, game)
+    except Exception:
+        log.exception("%s: the rules picture could not be drawn", game)
+    else:
+        file = discord.File(io.BytesIO(png), filename="rules.png")
+        embed.set_image(url="attachment://rules.png")
+    if file is not None and interaction.app_permissions.attach_files:
+        await interaction.followup.send(embed=embed, file=file)
+    else:
+        await interaction.followup.send(embed=embed)
+
+
+def _rank(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+async def show_leaderboard(
+    bot: TableBot, interaction: discord.Interaction, game: str | None
+) -> None:
+    loc = interaction.guild_locale or interaction.locale  # a public reply
+    await interaction.response.defer(thinking=True)
+    assert interaction.guild_id is not None
+    rows = await bot.service.leaderboard(interaction.guild_id, game=game, limit=10)
+    title = t(loc, "Leaderboard: {game}", game=game_title(loc, game)) if game else t(
+        loc, "Leaderboard: all games")
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if not rows:
+        embed.description = t(loc, "No finished games yet. Open a table with /play!")
+    lines = []
+    for index, row in enumerate(rows, start=1):
+        if game is not None and row.rating is not None:
+            lines.append(t(loc, "**{rank}.** {name}: rating {rating} · {games} games · {wins} "
+                           "wins · average place {place}", rank=index, name=clean_name(row.name),
+                           rating=f"{row.rating:.1f}", games=row.games, wins=row.wins,
+                           place=_rank(row.average_rank)))
+        else:
+            lines.append(t(loc, "**{rank}.** {name}: {wins} wins in {games} games · average "
+                           "place {place}", rank=index, name=clean_name(row.name),
+                           wins=row.wins, games=row.games, place=_rank(row.average_rank)))
+    if lines:
+        embed.description = "\n".join(lines)[:4096]
+    await interaction.followup.send(embed=embed)
+
+
+async def show_stats(
+    bot: TableBot, interaction: discord.Interaction, member: discord.abc.User | None
+) -> None:
+    loc = interaction.guild_locale or interaction.locale  # a public reply
+    await interaction.response.defer(thinking=True)
+    assert interaction.guild_id is not None
+    who = member or interaction.user
+    stats = await bot.service.stats(interaction.guild_id, who.id)
+    name = clean_name(getattr(who, "display_name", None) or stats.name or who.name)
+    embed = discord.Embed(title=t(loc, "Stats: {name}", name=name), colour=COLOUR)
+    if not stats.games:
+        embed.description = t(loc, "No finished games yet.")
+    else:
+        embed.description = t(loc, "{games} games · {wins} wins · average place {place}",
+                              games=stats.games, wins=stats.wins,
+                              place=_rank(stats.average_rank))
+        for row in stats.by_game[:25]:
+            rating = "–" if row.rating is None else f"{row.rating:.1f}"
+            embed.add_field(
+                name=game_title(loc, row.game or ""),
+                value=t(loc, "{games} games · {wins} wins · average place {place} · rating "
+                        "{rating}", games=row.games, wins=row.wins,
+                        place=_rank(row.average_rank), rating=rating),
+                inline=False)
+    await interaction.followup.send(embed=embed)
