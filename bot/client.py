@@ -14,9 +14,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.cogs.computers import ComputersCog
 from bot.cogs.game import GameCog
+from bot.cogs.history import HistoryCog
 from bot.cogs.info import InfoCog
 from bot.cogs.play import PlayCog
+from bot.cogs.settings import SettingsCog
 from bot.config import Config
 from bot.i18n import Translator
 from bot.storage import open_database
@@ -24,6 +27,7 @@ from bot.tables import TableService
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.controller import Controller
 from bot.ui.deadlines import Deadlines
+from bot.ui.locales import ServerLanguages
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +52,15 @@ class TableBot(commands.Bot):
         self.service: TableService = None  # type: ignore[assignment]
         self.ui = Controller(self)
         self.deadlines = Deadlines(self)
+        self.languages = ServerLanguages(self)  # /settings language per server
         self._recovery: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.repo = await open_database(self.config.database)
         self.service = TableService(self.repo, rng=self.rng, now=self.clock)
         await self.tree.set_translator(Translator())
-        for cog in (PlayCog(self), GameCog(self), InfoCog(self)):
+        for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
+                    SettingsCog(self), ComputersCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.config.sync_commands:

@@ -13,12 +13,16 @@ from discord.ext import commands
 
 from bot.i18n import N_
 from bot.ui.rules import SHUFFLE_HELP, SIDE_HELP, option_help, playable_options
+from bot.ui.settings import ABSENCE_CHOICES, DEADLINE_CHOICES
 from engines import GAME_IDS, Option, get_engine
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
 SIDES = {"cows": 0, "leopards": 1}
+DEADLINE_HELP = N_("Time per move at this table (default: the server's /settings)")
+HINTS_HELP = N_("Allow /hint at this table (then it is unrated)")
+ABSENCE_HELP = N_("When a player keeps missing turns (default: the server's /settings)")
 COMMAND_HELP = {
     "varanasi": N_("Open a Varanasi table (2–4 players): towers of discs, take colours or stack"),
     "six_nimmt": N_("Open a 6 nimmt! table (2–10 players): don't take the sixth card"),
@@ -46,9 +50,13 @@ def play_callback(
     async def play(interaction: discord.Interaction, **values: Any) -> None:
         shuffle = values.pop("shuffle", None)
         side = values.pop("side", None)
+        deadline = values.pop("deadline", None)
+        absence = values.pop("absence", None)
+        hints = values.pop("hints", None)
         chosen = {name: value for name, value in values.items() if value is not None}
         await bot.ui.open_table(interaction, game, chosen, shuffle=shuffle is not False,
-                                side=SIDES.get(side) if side else None)
+                                side=SIDES.get(side) if side else None,
+                                deadline=deadline, absence=absence, hints=bool(hints))
 
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     params = [inspect.Parameter("interaction", kind, annotation=discord.Interaction)]
@@ -64,8 +72,15 @@ def play_callback(
     else:
         params.append(inspect.Parameter("shuffle", kind, default=True, annotation=bool))
         descriptions["shuffle"] = locale_str(SHUFFLE_HELP)
+    params.append(inspect.Parameter("deadline", kind, default=None, annotation=int | None))
+    descriptions["deadline"] = locale_str(DEADLINE_HELP)
+    params.append(inspect.Parameter("absence", kind, default=None, annotation=str | None))
+    descriptions["absence"] = locale_str(ABSENCE_HELP)
+    params.append(inspect.Parameter("hints", kind, default=False, annotation=bool))
+    descriptions["hints"] = locale_str(HINTS_HELP)
     play.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     play.__name__ = play.__qualname__ = game
+    play = app_commands.choices(deadline=DEADLINE_CHOICES, absence=ABSENCE_CHOICES)(play)
     return app_commands.describe(**descriptions)(play)
 
 

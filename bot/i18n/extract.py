@@ -81,12 +81,15 @@ def source_messages() -> list[Message]:
 
 def app_commands_list() -> list[object]:
     """The bot's slash commands (built without a running bot)."""
+    from bot.cogs.computers import ComputersCog
     from bot.cogs.game import GameCog
+    from bot.cogs.history import HistoryCog
     from bot.cogs.info import InfoCog
     from bot.cogs.play import play_group
+    from bot.cogs.settings import SettingsCog
 
     commands: list[object] = [play_group(None)]  # type: ignore[arg-type]
-    for cog in (GameCog, InfoCog):
+    for cog in (GameCog, InfoCog, ComputersCog, HistoryCog, SettingsCog):
         commands.extend(cog.__cog_app_commands__)
     return commands
 

@@ -44,6 +44,7 @@ class TableRow:
     deadline_seconds: int | None = None
     absence_rule: str | None = None
     max_misses: int | None = None
+    hints: bool = False  # /hint allowed: the table is unrated (migration 0003)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ def _table(row: aiosqlite.Row) -> TableRow:
         deadline_seconds=row["deadline_seconds"],
         absence_rule=row["absence_rule"],
         max_misses=row["max_misses"],
+        hints=bool(row["hints"]) if "hints" in row.keys() else False,
     )
 
 
@@ -266,6 +268,9 @@ class Repository:
         except sqlite3.IntegrityError as err:
             raise PlaceTaken(channel_id if thread_id is None else thread_id) from err
         return cursor.lastrowid
+
+    async def set_table_hints(self, table_id: int, hints: bool) -> None:
+        await self._run("UPDATE game_tables SET hints = ? WHERE id = ?", (int(hints), table_id))
 
     async def get_table(self, table_id: int) -> TableRow | None:
         row = await self._one("SELECT * FROM game_tables WHERE id = ?", (table_id,))

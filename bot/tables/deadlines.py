@@ -37,13 +37,14 @@ import asyncio
 import inspect
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import Repository, TimerRow
 from bot.tables import turns
+from bot.tables.computers import BUDGETS, computer_level
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Step, Table
 from engines import CHANCE, Engine
@@ -155,16 +156,19 @@ def move_seed(table_id: int, ply: int, seat: int) -> int:
     return (table_id * 1_000_003 + ply) * 16 + seat
 
 
-def computer_move(eng: Engine, state: Any, seat: int, seed: int) -> str:
-    """The normal computer player's move for `seat`, else a seeded random legal move.
-    Blocking (the search): call it in a worker thread."""
+def computer_move(
+    eng: Engine, state: Any, seat: int, seed: int, level: str = AI_LEVEL,
+    budget: float = AI_BUDGET,
+) -> str:
+    """The computer player's move for `seat` (normal level unless told), else a seeded
+    random legal move. Blocking (the search): call it in a worker thread."""
     legal = eng.legal_moves(state, seat)
     move: str | None = None
     try:
         from engines.ai import choose_move
 
-        move = choose_move(eng.id, eng.view(state, seat), seat, AI_LEVEL, seed=seed,
-                           budget=AI_BUDGET)
+        move = choose_move(eng.id, eng.view(state, seat), seat, level, seed=seed,
+                           budget=budget)
     except ImportError:  # no computer player for this game (yet): engines.ai.<game>
         pass
     except Exception:
@@ -176,6 +180,17 @@ def computer_move(eng: Engine, state: Any, seat: int, seed: int) -> str:
             log.warning("the %s computer player chose %r, not a legal move", eng.id, move)
             move = None
     return move if move is not None else random.Random(seed).choice(legal)
+
+
+def auto_levels(table: Table) -> dict[int, str]:
+    """Seats the computer plays at once, with their level: computer seats, and seats taken
+    over from absent players (normal level)."""
+    levels = dict.fromkeys(table.taken_over, AI_LEVEL)
+    for index, seat in enumerate(table.seats):
+        level = computer_level(seat.user_id)
+        if level is not None:
+            levels[index] = level
+    return levels
 
 
 class DeadlineMixin:
@@ -249,7 +264,7 @@ class DeadlineMixin:
             old = existing.get(seat)
             if old is not None and old.since_ply == since:
                 continue
-            if seat in table.taken_over:  # should have been played already: at once
+            if seat in auto_levels(table):  # should have been played already: at once
                 deadline, remind = now, None
             else:
                 deadline = now + timedelta(seconds=table.deadline_seconds)
@@ -313,20 +328,25 @@ class DeadlineMixin:
     # -- absent players --------------------------------------------------------------------
 
     async def _auto_steps(
-        self, table: Table, state: Any, ply: int, taken_over: frozenset[int]
+        self, table: Table, state: Any, ply: int, taken_over: Mapping[int, str] | frozenset[int]
     ) -> tuple[list[Step], Any]:
-        """Play for taken-over seats while one must act (with the chance moves after each);
+        """Play for taken-over and computer seats while one must act (with the chance moves
+        after each); `taken_over` maps those seats to their level (a plain set: normal);
         `ply` is the log index the first of them will have."""
+        levels = taken_over if isinstance(taken_over, Mapping) else dict.fromkeys(
+            taken_over, AI_LEVEL)
         eng, steps = table.engine, []
         while eng.outcome(state) is None:
-            seats = [s for s in eng.to_act(state) if s != CHANCE and s in taken_over]
+            seats = [s for s in eng.to_act(state) if s != CHANCE and s in levels]
             if not seats:
                 break
             if len(steps) >= _MAX_AUTO_MOVES:
                 raise RuntimeError(f"{eng.id}: taken-over seats keep acting")
             seat = seats[0]
             seed = move_seed(table.id, ply + len(steps), seat)
-            move = await asyncio.to_thread(computer_move, eng, state, seat, seed)
+            level = levels[seat]
+            move = await asyncio.to_thread(computer_move, eng, state, seat, seed, level,
+                                           BUDGETS.get(level, AI_BUDGET))
             state, events = eng.apply_events(state, seat, move)
             chance, state = self._draw_chance(eng, state)
             steps += [Step(seat, move, events, auto=True), *chance]
@@ -358,7 +378,8 @@ class DeadlineMixin:
                 self._timers_changed()
                 return None
             eng, user_id = table.engine, table.seats[seat].user_id
-            was_taken = seat in table.taken_over
+            auto = auto_levels(table)
+            was_taken = seat in auto
             misses = table.misses.get(seat, 0) + (0 if was_taken else 1)
             limit = not was_taken and misses >= table.max_misses
             if limit and table.absence_rule == "forfeit":
@@ -373,13 +394,15 @@ class DeadlineMixin:
                 return Expiry(result, seat, user_id, None, misses, True, False, True)
             taken = was_taken or limit
             seed = move_seed(table.id, table.ply, seat)
-            move = await asyncio.to_thread(computer_move, eng, table.state, seat, seed)
+            level = auto.get(seat, AI_LEVEL)
+            move = await asyncio.to_thread(computer_move, eng, table.state, seat, seed, level,
+                                           BUDGETS.get(level, AI_BUDGET))
             state, events = eng.apply_events(table.state, seat, move)
             chance, state = self._draw_chance(eng, state)
             steps = [Step(seat, move, events, auto=True), *chance]
-            taken_over = table.taken_over | {seat} if taken else table.taken_over
-            more, state = await self._auto_steps(table, state, table.ply + len(steps),
-                                                 taken_over)
+            if taken:
+                auto.setdefault(seat, AI_LEVEL)
+            more, state = await self._auto_steps(table, state, table.ply + len(steps), auto)
             steps += more
             async with self._repo.transaction():
                 await self._repo.set_seat_absence(table_id, seat, misses, taken)

@@ -24,6 +24,8 @@ MESSAGES: dict[str, str] = {
     "not_allowed": "You are not allowed to do that.",
     "bad_side": "This game has no side {side}.",
     "bad_setting": "That setting does not work: {reason}",
+    "bad_level": "There is no computer level {level}.",
+    "no_hints": "Hints are off at this table.",
 }
 
 

@@ -61,6 +61,7 @@ class Table:
     max_misses: int = 3
     misses: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     taken_over: frozenset[int] = field(default=frozenset(), compare=False)
+    hints: bool = False  # /hint allowed at this table: results recorded, ratings not updated
 
     @property
     def ply(self) -> int:
@@ -81,6 +82,13 @@ class Table:
         if self.status == "running":
             return self.posted_ply < self.ply
         return self.status == "finished" and not self.posted_final
+
+    def computer_seats(self) -> dict[int, str]:
+        """Seats played by a computer player, with its level (computers.py)."""
+        from bot.tables.computers import computer_level
+
+        levels = {i: computer_level(s.user_id) for i, s in enumerate(self.seats)}
+        return {i: level for i, level in levels.items() if level is not None}
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

@@ -27,8 +27,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.storage import PlaceTaken, Repository, ResultRow, SeatRow, StandingRow, TableRow
-from bot.tables import ratings, turns
-from bot.tables.deadlines import DeadlineMixin
+from bot.tables import computers, ratings, turns
+from bot.tables.deadlines import AI_BUDGET, DeadlineMixin, auto_levels, computer_move, move_seed
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Step, Table
 from engines import CHANCE, Engine, get_engine
@@ -120,6 +120,7 @@ class TableService(DeadlineMixin):
             max_misses=row.max_misses or 3,
             misses={s.position: s.misses for s in seat_rows if s.misses},
             taken_over=frozenset(s.position for s in seat_rows if s.taken_over),
+            hints=row.hints,
         )
 
     def _replay(
@@ -209,6 +210,7 @@ class TableService(DeadlineMixin):
         side: int | None = None,
         deadline_seconds: int | None = None,
         absence_rule: str | None = None,
+        hints: bool = False,
     ) -> Table:
         """A new lobby with the host seated (optionally on `side`). `deadline_seconds` (one
         of deadlines.PRESETS) and `absence_rule` ("takeover"/"forfeit"): None = the
@@ -232,6 +234,8 @@ class TableService(DeadlineMixin):
                     guild_id, channel_id, thread_id, game, chosen, host_id, self.now()
                 )
                 await self._repo.set_table_absence_rules(table_id, *rules)
+                if hints:
+                    await self._repo.set_table_hints(table_id, True)
                 await self._repo.add_seat(table_id, host_id, host_name, side)
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
@@ -277,6 +281,71 @@ class TableService(DeadlineMixin):
             else:
                 await self._repo.remove_seat(table_id, user_id)
             return await self.get(table_id)
+
+    @staticmethod
+    def _result_name(seat: Seat) -> str:
+        level = computers.computer_level(seat.user_id)
+        return seat.name if level is None else computers.computer_name(level)
+
+    async def add_computer(
+        self, table_id: int, user_id: int, level: str, side: int | None = None
+    ) -> Table:
+        """Seat a computer player of `level` (host only, in the lobby; optionally on a
+        `side`). TableError: not_host, not_lobby, bad_level, table_full, bad_side,
+        side_taken."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.host_id:
+                raise TableError("not_host")
+            if level not in computers.LEVELS:
+                raise TableError("bad_level", level=level)
+            eng = table.engine
+            self._check_side(eng, side)
+            if len(table.seats) >= eng.max_players:
+                raise TableError("table_full", max=eng.max_players)
+            if side is not None and any(s.side == side for s in table.seats):
+                raise TableError("side_taken", side=side)
+            taken = {s.user_id for s in table.seats}
+            await self._repo.add_seat(table_id, computers.seat_user_id(level, taken),
+                                      computers.computer_name(level), side)
+            return await self.get(table_id)
+
+    async def remove_computer(
+        self, table_id: int, user_id: int, level: str | None = None
+    ) -> Table:
+        """Remove the last computer seat added (of `level` if given): host only, in the
+        lobby. TableError: not_host, not_lobby, not_seated (no such computer)."""
+        async with self._lock(table_id):
+            table = await self._lobby(table_id)
+            if user_id != table.host_id:
+                raise TableError("not_host")
+            found = [s.user_id for s in table.seats
+                     if computers.computer_level(s.user_id) is not None
+                     and (level is None or computers.computer_level(s.user_id) == level)]
+            if not found:
+                raise TableError("not_seated")
+            await self._repo.remove_seat(table_id, found[-1])
+            return await self.get(table_id)
+
+    async def hint(self, table_id: int, user_id: int, turn: int | None = None) -> str:
+        """The hard computer player's suggestion for the user's seat, from that seat's view
+        only. TableError("no_hints") unless the table allows hints; else the refusals of
+        `play` (not_running, finished, not_seated, not_your_turn, stale)."""
+        table = await self.get(table_id)
+        if table.status == "running" and not table.hints:
+            raise TableError("no_hints")
+        refusal = self.refusal(table, user_id, turn)
+        if refusal is not None:
+            raise refusal
+        if not table.hints:
+            raise TableError("no_hints")
+        seat = table.seat_of(user_id)
+        assert seat is not None
+        level = computers.HINT_LEVEL
+        seed = move_seed(table.id, table.ply, seat) + 7  # not the same draw as an auto move
+        budget = computers.BUDGETS.get(level, AI_BUDGET)
+        return await asyncio.to_thread(computer_move, table.engine, table.state, seat, seed,
+                                       level, budget)
 
     async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
         """Cancel a lobby or a running game (no results): the host, or Manage Messages."""
@@ -326,7 +395,6 @@ class TableService(DeadlineMixin):
                 raise TableError("bad_options", **reason_params(err)) from err
             seats = self._turn_order(table.seats, shuffle)
             steps, state = self._draw_chance(eng, state)
-            outcome = eng.outcome(state)
             now = self.now()
             started = replace(
                 table,
@@ -336,6 +404,11 @@ class TableService(DeadlineMixin):
                 seats=seats,
                 started_at=now,
             )
+            # computer seats that must act play at once (computers.py)
+            more, state = await self._auto_steps(started, state, len(steps),
+                                                 auto_levels(started))
+            steps += more
+            outcome = eng.outcome(state)
             async with self._repo.transaction():
                 await self._repo.replace_seats(
                     table_id,
@@ -379,7 +452,7 @@ class TableService(DeadlineMixin):
             steps = [Step(seat, move, events), *chance]
             # seats the computer has taken over play at once when they must act (deadlines.py)
             more, state = await self._auto_steps(
-                table, state, table.ply + len(steps), table.taken_over
+                table, state, table.ply + len(steps), auto_levels(table)
             )
             steps += more
             now = self.now()
@@ -439,8 +512,8 @@ class TableService(DeadlineMixin):
                     seat=i,
                     guild_id=table.guild_id,
                     game=table.game,
-                    user_id=s.user_id,
-                    name=s.name,
+                    user_id=computers.result_user_id(s.user_id),
+                    name=self._result_name(s),
                     rank=outcome["ranks"][i],
                     score=scores[i],
                     resigned=i in outcome["resigned"],
@@ -449,7 +522,9 @@ class TableService(DeadlineMixin):
                 for i, s in enumerate(table.seats)
             ]
         )
-        users = [s.user_id for s in table.seats]
+        if table.hints:  # a table with hints is unrated
+            return
+        users = [computers.result_user_id(s.user_id) for s in table.seats]
         before = await self._repo.get_ratings(table.guild_id, table.game, users)
         after = ratings.rate([before.get(u) for u in users], outcome["ranks"])
         new = dict(zip(users, after, strict=True))

@@ -33,7 +33,8 @@ def _controller(interaction: discord.Interaction) -> Controller:
 
 class LobbyButton(
     ui.DynamicItem[ui.Button],
-    template=r"lobby:(?P<table>\d+):(?P<action>join0|join1|join|leave|startfixed|start|cancel)",
+    template=r"lobby:(?P<table>\d+):(?P<action>join0|join1|join|leave|startfixed|start|cancel"
+             r"|cpueasy|cpunormal|cpuhard|cpuremove)",
 ):
     def __init__(
         self,

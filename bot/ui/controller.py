@@ -14,9 +14,11 @@ from bot.tables import MoveResult, Table, TableError
 from bot.ui import hands
 from bot.ui.board import game_title, is_private_pick
 from bot.ui.components import MoveSelect, view_of
+from bot.ui.computers import lobby_computer, pause_for_computers
 from bot.ui.errors import missing_permission_text, table_error_text
 from bot.ui.labels import describe, describe_all
 from bot.ui.lobby import lobby_embed, lobby_items, shuffle_from_message
+from bot.ui.locales import ensure_language, interaction_channel_locale
 from bot.ui.moves import MAX_ROWS, chunks, groups, natural, select_options
 from bot.ui.publish import Publisher
 from engines import get_engine
@@ -35,8 +37,9 @@ def locale_of(interaction: discord.Interaction) -> object:
 
 
 def server_locale(interaction: discord.Interaction) -> object:
-    """The server's language: for messages everyone in the channel reads."""
-    return interaction.guild_locale or interaction.locale
+    """The server's language: for messages everyone in the channel reads (/settings, else
+    Discord's guild locale; `ensure_language` must have read the settings)."""
+    return interaction_channel_locale(interaction)
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -113,7 +116,8 @@ class Controller:
 
     async def open_table(
         self, interaction: discord.Interaction, game: str, options: dict[str, Any], *,
-        shuffle: bool = True, side: int | None = None,
+        shuffle: bool = True, side: int | None = None, deadline: int | None = None,
+        absence: str | None = None, hints: bool = False,
     ) -> None:
         loc = locale_of(interaction)
         channel = interaction.channel
@@ -131,7 +135,12 @@ class Controller:
             await self.tell(interaction, table_error_text(TableError("bad_options",
                                                                     reason=problem), loc))
             return
-        use_thread, note = self._thread_plan(interaction)
+        await ensure_language(self.bot, interaction.guild.id)
+        settings = await self.service.get_settings(interaction.guild.id)
+        if settings.channel_policy == "thread":
+            use_thread, note = self._thread_plan(interaction)
+        else:
+            use_thread, note = False, None
         busy = await self.service.active_in_channel(channel.id)
         if busy is not None and not use_thread:
             await self.refuse(interaction, TableError("channel_busy"))
@@ -155,7 +164,8 @@ class Controller:
         try:
             table = await self.service.open_table(
                 interaction.guild.id, parent_id, game, options, interaction.user.id,
-                display_name(interaction.user), thread_id=thread_id, side=side)
+                display_name(interaction.user), thread_id=thread_id, side=side,
+                deadline_seconds=deadline, absence_rule=absence, hints=hints)
         except TableError as err:
             if thread is not None:
                 await self._drop_thread(thread)
@@ -184,19 +194,25 @@ class Controller:
     async def lobby_action(
         self, interaction: discord.Interaction, table_id: int, action: str
     ) -> None:
+        await ensure_language(self.bot, interaction.guild_id)
         loc = server_locale(interaction)  # the lobby is read by everyone in the channel
         shuffle = shuffle_from_message(interaction.message)
         await interaction.response.defer()
         user = interaction.user
         result: MoveResult | None = None
         try:
-            if action.startswith("join"):
+            if action.startswith("cpu"):  # add or remove a computer player
+                table = await lobby_computer(self.service, table_id, user.id, action)
+            elif action.startswith("join"):
                 side = int(action[4:]) if action[4:] else None
                 table = await self.service.join(table_id, user.id, display_name(user), side=side)
             elif action == "leave":
                 table = await self.service.leave(table_id, user.id)
             elif action == "cancel":
-                can_manage = bool(getattr(interaction.permissions, "manage_messages", False))
+                settings = await self.service.get_settings(interaction.guild_id)
+                can_manage = settings.may_cancel(
+                    {role.id for role in getattr(user, "roles", [])},
+                    can_manage=bool(getattr(interaction.permissions, "manage_messages", False)))
                 table = await self.service.cancel(table_id, user.id, can_manage=can_manage)
             else:
                 result = await self.service.start(table_id, user.id, shuffle=action == "start")
@@ -209,6 +225,7 @@ class Controller:
             embed=lobby_embed(table, loc, shuffle=shuffle, where=where),
             view=view_of(lobby_items(table, loc, shuffle=shuffle)))
         if result is not None:
+            await pause_for_computers(result)
             ok = await self.publisher.publish(result)
             await self._posted_or_explain(interaction, ok, table)
 
@@ -237,6 +254,7 @@ class Controller:
                 await interaction.edit_original_response(content=label, view=None)
             except discord.HTTPException as err:
                 log.info("could not update a private message: %s", err)
+        await pause_for_computers(result)
         ok = await self.publisher.publish(result)
         await self._posted_or_explain(interaction, ok, result.table)
 
@@ -272,6 +290,7 @@ class Controller:
         else:
             text = t(loc, "Played: {move}", move=label)
         await interaction.followup.send(text, ephemeral=True)
+        await pause_for_computers(result)
         ok = await self.publisher.publish(result)
         await self._posted_or_explain(interaction, ok, table)
 

@@ -31,3 +31,9 @@ async def draw(render: Callable[..., bytes], *args: Any) -> bytes:
     """`render(*args)` in a worker thread (asyncio.to_thread), at most RENDER_SLOTS at once."""
     async with _slot():
         return await asyncio.to_thread(render, *args)
+
+
+def render_slot() -> asyncio.Semaphore:
+    """The render slots themselves, for work that starts its own worker thread (a replay):
+    `async with render_slot(): ...`."""
+    return _slot()

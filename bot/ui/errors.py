@@ -29,6 +29,9 @@ TABLE_ERRORS: dict[str, str] = {
     "side_taken": N_("That side is already taken. Try the other one."),
     "not_allowed": N_("Sorry, you aren't allowed to do that here."),
     "bad_side": N_("This game has no such side."),
+    "bad_setting": N_("That setting does not work: {reason}"),
+    "bad_level": N_("There is no computer level {level}."),
+    "no_hints": N_("Hints are off at this table: the host can open a table with hints on."),
 }
 
 PERMISSION_NAMES: dict[str, str] = {

@@ -11,8 +11,10 @@ import discord
 from bot.i18n import t
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
+from bot.ui.computers import player_name
 from bot.ui.drawing import draw
 from bot.ui.lobby import COLOUR
+from bot.ui.locales import ensure_language, interaction_channel_locale
 from bot.ui.rules import opening_picture, options_lines, summary
 from engines import get_engine
 
@@ -23,7 +25,8 @@ log = logging.getLogger(__name__)
 
 
 async def show_rules(bot: TableBot, interaction: discord.Interaction, game: str) -> None:
-    loc = interaction.guild_locale or interaction.locale  # a public reply
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)  # a public reply
     await interaction.response.defer(thinking=True)
     eng = get_engine(game)
     embed = discord.Embed(title=t(loc, "How to play {game}", game=game_title(loc, game)),
@@ -60,7 +63,8 @@ def _rank(value: float | None) -> str:
 async def show_leaderboard(
     bot: TableBot, interaction: discord.Interaction, game: str | None
 ) -> None:
-    loc = interaction.guild_locale or interaction.locale  # a public reply
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)  # a public reply
     await interaction.response.defer(thinking=True)
     assert interaction.guild_id is not None
     rows = await bot.service.leaderboard(interaction.guild_id, game=game, limit=10)
@@ -71,14 +75,15 @@ async def show_leaderboard(
         embed.description = t(loc, "No finished games yet. Open a table with /play!")
     lines = []
     for index, row in enumerate(rows, start=1):
+        name = player_name(loc, row.user_id, clean_name(row.name))
         if game is not None and row.rating is not None:
             lines.append(t(loc, "**{rank}.** {name}: rating {rating} · {games} games · {wins} "
-                           "wins · average place {place}", rank=index, name=clean_name(row.name),
+                           "wins · average place {place}", rank=index, name=name,
                            rating=f"{row.rating:.1f}", games=row.games, wins=row.wins,
                            place=_rank(row.average_rank)))
         else:
             lines.append(t(loc, "**{rank}.** {name}: {wins} wins in {games} games · average "
-                           "place {place}", rank=index, name=clean_name(row.name),
+                           "place {place}", rank=index, name=name,
                            wins=row.wins, games=row.games, place=_rank(row.average_rank)))
     if lines:
         embed.description = "\n".join(lines)[:4096]
@@ -88,7 +93,8 @@ async def show_leaderboard(
 async def show_stats(
     bot: TableBot, interaction: discord.Interaction, member: discord.abc.User | None
 ) -> None:
-    loc = interaction.guild_locale or interaction.locale  # a public reply
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)  # a public reply
     await interaction.response.defer(thinking=True)
     assert interaction.guild_id is not None
     who = member or interaction.user

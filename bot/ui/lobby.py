@@ -9,9 +9,11 @@ from discord import ui
 
 from bot.i18n import N_, t
 from bot.tables import Table
+from bot.tables.computers import computer_level
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.components import LobbyButton
+from bot.ui.computers import computer_items, computer_label
 
 SIDE_NAMES = {"cows_leopards": (N_("cows"), N_("leopards"))}
 SIDE_EMOJI = {"cows_leopards": ("🐄", "🐆")}
@@ -29,7 +31,7 @@ def side_name(locale: object, game: str, side: int) -> str:
 def options_summary(table: Table, locale: object) -> str:
     """The options that differ from the defaults, as `name value` pairs."""
     eng = table.engine
-    if table.status == "lobby":
+    if table.status == "lobby" or table.state is None:  # never started (maybe cancelled)
         shown = dict(table.chosen_options)
     else:
         defaults = eng.default_options(len(table.seats))
@@ -49,7 +51,10 @@ def seats_text(table: Table, locale: object) -> str:
     lines = []
     for index, seat in enumerate(table.seats):
         name = clean_name(seat.name)
-        if seat.user_id == table.host_id:
+        level = computer_level(seat.user_id)
+        if level is not None:
+            name = "🤖 " + computer_label(locale, level)
+        elif seat.user_id == table.host_id:
             name = t(locale, "{name} (host)", name=name)
         if has_sides(table.game) and seat.side is not None:
             name = f"{SIDE_EMOJI[table.game][seat.side]} {name} · " + side_name(
@@ -96,6 +101,15 @@ def lobby_embed(
     else:
         order = t(locale, "fixed: the order in which players joined")
     embed.add_field(name=t(locale, "Turn order"), value=order, inline=False)
+    if table.status in ("lobby", "running"):
+        from bot.ui.settings import rules_line  # bot.ui.settings imports this module
+
+        embed.add_field(name=t(locale, "Time per move"), inline=False, value=rules_line(
+            locale, table.deadline_seconds, table.absence_rule, table.max_misses))
+    if table.hints:
+        embed.add_field(name=t(locale, "Hints"), value=t(
+            locale, "/hint is on at this table, so its results don't change ratings."),
+            inline=False)
     if note:
         embed.add_field(name=t(locale, "Note"), value=note[:1024], inline=False)
     embed.set_footer(text=t(locale, "Rules: /rules {game}", game=table.game))
@@ -124,6 +138,7 @@ def lobby_items(table: Table, locale: object, *, shuffle: bool = True) -> list[u
                              disabled=not ready))
     items.append(LobbyButton(table.id, "cancel", label=t(locale, "Cancel"),
                              style=discord.ButtonStyle.danger))
+    items.extend(computer_items(table, locale))
     return items
 
 

@@ -25,6 +25,7 @@ from bot.ui.components import PickButton, view_of
 from bot.ui.drawing import draw
 from bot.ui.errors import missing_permission_text
 from bot.ui.labels import describe_all
+from bot.ui.locales import channel_locale, ensure_language
 from bot.ui.moves import board_items
 
 if TYPE_CHECKING:
@@ -103,12 +104,14 @@ class Publisher:
                 channel = await self.bot.fetch_channel(place_id)
             except discord.HTTPException:
                 return None
+        await ensure_language(self.bot, getattr(getattr(channel, "guild", None), "id", None))
         return channel
 
-    @staticmethod
-    def locale_of(channel: Any) -> object:
+    def locale_of(self, channel: Any) -> object:
+        """The language of messages in `channel` (fetch it with `channel()` first)."""
         guild = getattr(channel, "guild", None)
-        return getattr(guild, "preferred_locale", None)
+        return channel_locale(self.bot, getattr(guild, "id", None),
+                              getattr(guild, "preferred_locale", None))
 
     @staticmethod
     def can(channel: Any, permission: str) -> bool:

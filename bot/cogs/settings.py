@@ -1,0 +1,67 @@
+"""/settings (Manage Server): a server's defaults for its tables."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.i18n import N_
+from bot.ui import settings as ui
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+
+class SettingsCog(commands.Cog):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="settings", description=locale_str(
+        N_("Show or change this server's settings for game tables")))
+    @app_commands.describe(
+        deadline=locale_str(N_("Default time per move")),
+        absence=locale_str(N_("What happens when a player keeps missing turns")),
+        max_misses=locale_str(N_("Missed turns in a row before that happens")),
+        channel=locale_str(N_("Play each table in a new thread, or in the channel itself")),
+        language=locale_str(N_("Language of the bot's messages in channels")),
+        cancel_role=locale_str(N_("A role whose members may cancel any table")),
+        clear_cancel_role=locale_str(N_("Remove the cancel role")),
+    )
+    @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
+                          channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self, interaction: discord.Interaction,
+        deadline: int | None = None,
+        absence: str | None = None,
+        max_misses: app_commands.Range[int, 1, 10] | None = None,
+        channel: str | None = None,
+        language: str | None = None,
+        cancel_role: discord.Role | None = None,
+        clear_cancel_role: bool | None = None,
+    ) -> None:
+        changes: dict[str, Any] = {}
+        if deadline is not None:
+            changes["deadline_seconds"] = deadline
+        if absence is not None:
+            changes["absence_rule"] = absence
+        if max_misses is not None:
+            changes["max_misses"] = max_misses
+        if channel is not None:
+            changes["channel_policy"] = channel
+        if language is not None:
+            changes["language"] = language
+        if cancel_role is not None:
+            changes["cancel_role_id"] = cancel_role.id
+        elif clear_cancel_role:
+            changes["cancel_role_id"] = None
+        await ui.settings_command(self.bot, interaction, changes)
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(SettingsCog(bot))

@@ -1,0 +1,157 @@
+"""/history, /replay and /export: a server's finished tables, their animated replays and
+their JSON exports (the work is in bot.tables.history)."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.i18n import t
+from bot.tables import TableError
+from bot.tables.history import FinishedTable, export_file, recent_games, replay_file
+from bot.ui.badges import clean_name
+from bot.ui.board import game_title
+from bot.ui.drawing import render_slot
+from bot.ui.errors import table_error_text
+from bot.ui.lobby import COLOUR
+from bot.ui.locales import ensure_language, interaction_channel_locale
+from renderers import replay
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 10
+REPLAY_SECONDS = 75_000  # a whole replay lasts about this long (ms), however long the game
+FRAME_MS = (250, 900)  # the shortest and longest time a frame is shown
+
+
+def frame_ms(frames: int) -> int:
+    """The time per frame so that the whole replay lasts about REPLAY_SECONDS."""
+    return max(FRAME_MS[0], min(FRAME_MS[1], REPLAY_SECONDS // max(frames, 1)))
+
+
+def _score(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def history_line(game: FinishedTable, locale: object) -> str:
+    when = f"<t:{int(game.finished_at.timestamp())}:f>"
+    players = ", ".join(
+        t(locale, "#{rank} {name} ({score})", rank=p.rank, name=clean_name(p.name),
+          score=_score(p.score))
+        for p in sorted(game.players, key=lambda p: (p.rank, p.seat))
+    )
+    return t(locale, "{when} · **{game}** · table {table}\n{players}", when=when,
+             game=game_title(locale, game.game), table=game.table_id, players=players)
+
+
+async def show_history(
+    bot: TableBot, interaction: discord.Interaction, member: discord.abc.User | None
+) -> None:
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)  # a public reply
+    await interaction.response.defer(thinking=True)
+    assert interaction.guild_id is not None
+    games = await recent_games(bot.service, interaction.guild_id,
+                               member.id if member is not None else None, HISTORY_LIMIT)
+    if member is not None:
+        name = clean_name(getattr(member, "display_name", None) or member.name)
+        title = t(loc, "Recent games of {name}", name=name)
+    else:
+        title = t(loc, "Recent games on this server")
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if games:
+        embed.description = "\n\n".join(history_line(g, loc) for g in games)[:4096]
+    else:
+        embed.description = t(loc, "No finished games yet. Open a table with /play!")
+    embed.set_footer(text=t(loc, "Watch one again with /replay, download it with /export."))
+    await interaction.followup.send(embed=embed)
+
+
+async def table_choices(
+    bot: TableBot, interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete: the caller's recent finished tables in this server."""
+    if interaction.guild_id is None:
+        return []
+    games = await recent_games(bot.service, interaction.guild_id, interaction.user.id, 25)
+    loc = interaction.locale
+    needle = current.strip().lower()
+    choices = []
+    for game in games:
+        names = ", ".join(p.name for p in game.players)
+        label = t(loc, "Table {table} · {game} · {date} · {players}", table=game.table_id,
+                  game=game_title(loc, game.game),
+                  date=game.finished_at.strftime("%Y-%m-%d"), players=names)
+        if needle and needle not in label.lower():
+            continue
+        choices.append(app_commands.Choice(name=label[:100], value=game.table_id))
+    return choices[:25]
+
+
+async def _refuse(interaction: discord.Interaction, error: TableError) -> None:
+    text = table_error_text(error, interaction.locale)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def _replayable(bot: TableBot, table_id: int, guild_id: int) -> int:
+    """The number of frames of the table's replay; TableError if it has none to show."""
+    table = await bot.service.get(table_id)
+    if table.guild_id != guild_id:
+        raise TableError("not_found", table_id=table_id)
+    if table.state is None:
+        raise TableError("not_running")
+    return len(replay.replay_plan(table.game, table.options, len(table.seats),
+                                  list(table.log), table.outcome))
+
+
+async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
+    assert interaction.guild_id is not None
+    try:  # refusals first, privately; then the (slow) public replay
+        frames = await _replayable(bot, table_id, interaction.guild_id)
+    except TableError as err:
+        await _refuse(interaction, err)
+        return
+    await interaction.response.defer(thinking=True)
+    try:
+        async with render_slot():  # drawing.py's limit on pictures drawn at once
+            file = await replay_file(bot.service, table_id, interaction.guild_id,
+                                     frame_ms=frame_ms(frames))
+    except TableError as err:
+        await _refuse(interaction, err)
+        return
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)
+    text = t(loc, "Replay of table {table} ({frames} pictures).", table=table_id,
+             frames=file.frames)
+    await interaction.followup.send(
+        text, file=discord.File(io.BytesIO(file.data), filename=file.filename))
+
+
+async def send_export(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
+    assert interaction.guild_id is not None
+    try:
+        file = await export_file(bot.service, table_id, interaction.guild_id)
+    except TableError as err:
+        await _refuse(interaction, err)
+        return
+    await interaction.response.defer(thinking=True)
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)
+    await interaction.followup.send(
+        t(loc, "Table {table}: options, players and every move, as JSON.", table=table_id),
+        file=discord.File(io.BytesIO(file.data), filename=file.filename))
+
+
+__all__ = ["frame_ms", "send_export", "send_replay", "show_history", "table_choices"]

@@ -1,0 +1,66 @@
+"""/history, /replay and /export after a couple of finished games."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from PIL import Image
+
+from bot.tables.export import load_export
+from tests.bot.conftest import Driver, World, open_and_start
+
+
+async def finish(world: World, table_id: int, plies: int, resigner: str) -> None:
+    """Play a few moves through the UI, then one player resigns (the game ends)."""
+    await Driver(world, table_id, seed=table_id).play_until(stop=lambda t: t.ply >= plies)
+    table = await world.table(table_id)
+    result = await world.members[resigner].slash(world.place(table), "resign")
+    assert result.ephemeral
+    assert (await world.table(table_id)).status == "finished"
+
+
+async def test_history_replay_export(world: World) -> None:
+    first = await open_and_start(world, "senet", "aki", ["bo"])
+    await finish(world, first, 8, "bo")
+    second = await open_and_start(world, "cows_leopards", "bo", ["aki"],
+                                  sides={"bo": 0, "aki": 1})
+    await finish(world, second, 6, "aki")
+    aki = world.members["aki"]
+
+    shown = await aki.slash(world.channel, "history")
+    text = shown.response.embeds[0].description
+    assert text.index(f"table {second}") < text.index(f"table {first}")  # newest first
+    assert "#1 aki" in text and "#2 bo" in text and "#1 bo" in text and "#2 aki" in text
+    assert "<t:" in text  # Discord timestamps
+    mine = await world.member("cy").slash(world.channel, "history", member=world.members["bo"])
+    assert f"table {first}" in mine.response.embeds[0].description
+
+    choices = await aki.autocomplete(world.channel, "replay", "table", "")
+    assert [c["value"] for c in choices][:2] == [second, first]
+
+    replayed = await aki.slash(world.channel, "replay", table=first)
+    message = replayed.followups[-1] if replayed.followups else replayed.response
+    assert not message.ephemeral
+    attachment = message.attachments[0]
+    assert attachment.filename.endswith(".gif")
+    image = Image.open(io.BytesIO(await attachment.read()))
+    assert image.format == "GIF" and image.n_frames >= 3
+
+    exported = await aki.slash(world.channel, "export", table=second)
+    message = exported.followups[-1] if exported.followups else exported.response
+    data = json.loads(await message.attachments[0].read())
+    state, steps = load_export(data)
+    table = await world.table(second)
+    assert table.engine.dump(state) == table.engine.dump(table.state)
+    assert len(steps) == table.ply
+
+
+async def test_replay_of_unknown_table_is_refused(world: World) -> None:
+    aki = world.member("aki")
+    refused = await aki.slash(world.channel, "replay", table=9999)
+    assert refused.ephemeral
+    assert "can't find that table" in refused.response.content
+    running = await open_and_start(world, "senet", "aki", ["bo"])
+    refused = await aki.slash(world.channel, "export", table=running)
+    assert refused.ephemeral and "aren't allowed" in refused.response.content
