@@ -1,0 +1,666 @@
+"""Computer players for Varanasi (../shared/rules/varanasi.md). Nothing is hidden, so the view
+is the position.
+
+- easy: a random legal move, but a take that wins the set is taken (and, in misère, a take
+  that loses it is avoided when anything else is legal).
+- normal: that, plus: never leave a position where the next player wins at once by taking
+  everything, a small exact search for endgames, and greed (takes that gain discs) otherwise.
+- hard: where the set is a two-sided game (2 players, or doubles, whose seats alternate
+  teams) it is played exactly, normal play or misère, by a memoised win/loss search bounded
+  by a count of positions. In normal play a position is lost exactly when its Grundy value
+  (`engines.varanasi_grundy`) is 0, so a won position gets a move to a Grundy-0 position;
+  win/loss alone prunes far more than computing whole Grundy values (which has no bound: a
+  4-colour start can take seconds, a 5-colour one minutes), and the search shares the
+  helper's canonical form. For 3 or 4 players it first looks for a win it can force against
+  all the others together (paranoid search). Where that is not solved within the count, or
+  the position is lost anyway, UCT (Monte Carlo tree search, a reward per seat) picks the
+  move, with playouts that take a winning last take when they see one.
+
+Searches run on a compact copy of the position: a tower is the 12-bit code of
+`varanasi_grundy` (3 bits per size holding colour + 1), so a take pops the lowest field and a
+move of K top discs is a bitwise OR. Every bound is a count (positions, playouts), so a seed
+and a budget fix the move; the clock is only a safety net.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from engines import get_engine
+from engines.varanasi_grundy import canonical
+
+ENG = get_engine("varanasi")
+COLOURS = "rbgywk"
+
+# Positions of the exact search and UCT playout steps per second of budget, measured on the
+# 2-core build machine under load, with about 2x headroom.
+SOLVER_NODES_PER_SECOND = 6_000
+PLAYOUT_STEPS_PER_SECOND = 10_000
+NORMAL_SOLVER_NODES = 300  # normal's endgame search: a few ms
+UCT_C = 0.8
+WIN_WEIGHT = 0.7  # the UCT reward: 0.7 for winning the set + 0.3 x its share of the points
+
+# -- tower codes ------------------------------------------------------------------------------
+
+_N = 1 << 12
+HEIGHT = [0] * _N
+TOP_SIZE = [0] * _N
+TOP_COLOUR = [-1] * _N
+POP = [0] * _N  # the tower without its top disc
+TOP_VALUE = [0] * _N  # the size of the top disc (its points when weighted)
+BELOW = [(0,) * 5] * _N  # BELOW[code][x]: how many top discs are smaller than size x
+# SPLIT[code][k] = (the top k discs, the rest) for k = 1..height
+SPLIT: list[tuple[tuple[int, int], ...]] = [()] * _N
+
+
+def _build() -> None:
+    for code in range(1, _N):
+        fields = [(code >> 3 * i) & 7 for i in range(4)]
+        if 7 in fields:
+            continue
+        sizes = [i + 1 for i in range(4) if fields[i]]  # smallest (top) first
+        HEIGHT[code] = len(sizes)
+        TOP_SIZE[code] = sizes[0]
+        TOP_COLOUR[code] = fields[sizes[0] - 1] - 1
+        POP[code] = code & ~(7 << 3 * (sizes[0] - 1))
+        TOP_VALUE[code] = sizes[0]
+        BELOW[code] = tuple(sum(1 for z in sizes if z < x) for x in range(5))
+        split: list[tuple[int, int]] = [(0, code)]
+        moved = 0
+        for z in sizes:
+            moved |= fields[z - 1] << 3 * (z - 1)
+            split.append((moved, code & ~moved))
+        SPLIT[code] = tuple(split)
+
+
+_build()
+
+
+def parse_code(text: str) -> int:
+    """A tower string of a position ("b4r3", "" when empty) as a code."""
+    code = 0
+    for i in range(0, len(text), 2):
+        size = int(text[i + 1])
+        code |= (COLOURS.index(text[i]) + 1) << 3 * (size - 1)
+    return code
+
+
+# Internal moves: a take is the colour (0..5); a move is (from, k, to) with 0-based spots.
+Move = Any
+
+
+def move_str(move: Move) -> str:
+    if isinstance(move, int):
+        return f"take {COLOURS[move]}"
+    f, k, t = move
+    return f"move {f + 1} {k} {t + 1}"
+
+
+def parse_move(text: str) -> Move:
+    parts = text.split()
+    if parts[0] == "take":
+        return COLOURS.index(parts[1])
+    return (int(parts[1]) - 1, int(parts[2]), int(parts[3]) - 1)
+
+
+def gen_moves(pos: tuple[int, ...], before: bool) -> list[Move]:
+    """Every legal move on towers `pos` (codes by spot, 0 = empty): moves, then takes."""
+    out: list[Move] = []
+    tops = 0
+    live = [(i, c) for i, c in enumerate(pos) if c]
+    for i, src in live:
+        tops |= 1 << TOP_COLOUR[src]
+        s = HEIGHT[src]
+        below = BELOW[src]
+        for j, dst in live:
+            if j == i:
+                continue
+            kmax = below[TOP_SIZE[dst]]
+            if not kmax:
+                continue
+            d = HEIGHT[dst]
+            if before:
+                if d <= s:
+                    continue
+                kmin = 1
+            else:
+                kmin = s - d + 1 if s >= d else 1
+            for k in range(kmin, kmax + 1):
+                out.append((i, k, j))
+    out.extend(c for c in range(6) if tops >> c & 1)
+    return out
+
+
+def play(pos: tuple[int, ...], move: Move, weighted: bool) -> tuple[tuple[int, ...], int]:
+    """(the towers after `move`, the points it takes: discs, or sizes when weighted)."""
+    new = list(pos)
+    if isinstance(move, int):
+        gain = 0
+        for i, code in enumerate(pos):
+            if code and TOP_COLOUR[code] == move:
+                gain += TOP_VALUE[code] if weighted else 1
+                new[i] = POP[code]
+        return tuple(new), gain
+    f, k, t = move
+    moved, rest = SPLIT[pos[f]][k]
+    new[f] = rest
+    new[t] = pos[t] | moved
+    return tuple(new), 0
+
+
+def clears(pos: tuple[int, ...]) -> int:
+    """The colour whose take empties the board (every tower one disc, one top colour), or -1."""
+    colour = -1
+    for code in pos:
+        if code:
+            if HEIGHT[code] != 1:
+                return -1
+            c = TOP_COLOUR[code]
+            if colour < 0:
+                colour = c
+            elif c != colour:
+                return -1
+    return colour
+
+
+# -- exact search -----------------------------------------------------------------------------
+
+
+class OutOfBudget(Exception):
+    """The count of positions (or, as a safety net, the clock) ran out."""
+
+
+def _children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
+    """Every position one move away from sorted codes `pos` (spots do not matter here)."""
+    out: list[tuple[int, ...]] = []
+    n = len(pos)
+    colours = 0
+    for code in pos:
+        colours |= 1 << TOP_COLOUR[code]
+    for c in range(6):
+        if colours >> c & 1:
+            child = []
+            for code in pos:
+                if TOP_COLOUR[code] == c:
+                    code = POP[code]
+                    if code:
+                        child.append(code)
+                else:
+                    child.append(code)
+            out.append(tuple(sorted(child)))
+    for i in range(n):
+        src = pos[i]
+        s = HEIGHT[src]
+        below = BELOW[src]
+        split = SPLIT[src]
+        for j in range(n):
+            if j == i:
+                continue
+            dst = pos[j]
+            kmax = below[TOP_SIZE[dst]]
+            if not kmax:
+                continue
+            d = HEIGHT[dst]
+            if before:
+                if d <= s:
+                    continue
+                kmin = 1
+            else:
+                kmin = s - d + 1 if s >= d else 1
+            for k in range(kmin, kmax + 1):
+                moved, rest = split[k]
+                child = [c for m, c in enumerate(pos) if m != i and m != j]
+                child.append(dst | moved)
+                if rest:
+                    child.append(rest)
+                out.append(tuple(sorted(child)))
+    return out
+
+
+class Solver:
+    """Win/loss of a set played by two sides taking turns (2 players, or the two teams).
+
+    `wins(pos)` is True when the side to move wins with best play: normal play, the side that
+    takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
+    Positions are memoised under `canonical` (spot order and colour names do not matter)."""
+
+    def __init__(self, before: bool, misere: bool, nodes: int, deadline: float) -> None:
+        self.before = before
+        self.misere = misere
+        self.limit = nodes
+        self.nodes = 0
+        self.deadline = deadline
+        self.memo: dict[tuple[int, ...], bool] = {}
+
+    def key(self, codes: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+        return tuple(canonical(codes))
+
+    def wins(self, pos: tuple[int, ...], key: tuple[int, ...] | None = None) -> bool:
+        """`pos`: sorted non-zero codes, not empty; `key`: its canonical form if known."""
+        memo = self.memo
+        known = memo.get(pos)
+        if known is not None:
+            return known
+        if key is None:
+            key = self.key(pos)
+            known = memo.get(key)
+            if known is not None:
+                memo[pos] = known
+                return known
+        self.nodes += 1
+        if self.nodes > self.limit or (
+            not self.nodes & 255 and time.perf_counter() > self.deadline
+        ):
+            raise OutOfBudget
+        result = False
+        unknown = []
+        for child in _children(pos, self.before):
+            if not child:
+                if not self.misere:
+                    result = True  # take the last disc and win
+                    break
+                continue  # misère: taking the last disc loses
+            v = memo.get(child)
+            if v is None:
+                unknown.append((len(child), child, None))
+                continue
+            if not v:
+                result = True
+                break
+        if not result:
+            # Small positions first: they are solved fastest and refute most often.
+            unknown.sort(key=lambda entry: entry[0])
+            for _, child, ckey in unknown:
+                if not self.wins(child, ckey):
+                    result = True
+                    break
+        memo[key] = result
+        memo[pos] = result  # a real position of the same class: a cheaper lookup next time
+        return result
+
+    def wins_spots(self, pos: tuple[int, ...]) -> bool:
+        """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
+        did not take the last disc, so it wins exactly in misère."""
+        codes = tuple(sorted(c for c in pos if c))
+        if not codes:
+            return self.misere
+        return self.wins(codes)
+
+
+class Paranoid:
+    """Can `me` force winning the set (taking the last disc) against all others together?
+    3 or 4 players, normal play: the others move in turn and all of them try to stop me."""
+
+    def __init__(self, players: int, before: bool, nodes: int, deadline: float) -> None:
+        self.players = players
+        self.before = before
+        self.limit = nodes
+        self.nodes = 0
+        self.deadline = deadline
+        self.memo: dict[tuple[tuple[int, ...], int], bool] = {}
+
+    def wins(self, pos: tuple[int, ...], offset: int) -> bool:
+        """`offset`: how many turns until mine (0 = I move). `pos`: sorted codes, not empty."""
+        key = (tuple(canonical(pos)), offset)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.limit or (
+            not self.nodes & 255 and time.perf_counter() > self.deadline
+        ):
+            raise OutOfBudget
+        nxt = (offset - 1) % self.players
+        children = sorted(_children(pos, self.before), key=len)
+        if offset == 0:
+            result = any(not child or self.wins(child, nxt) for child in children)
+        else:
+            result = all(child and self.wins(child, nxt) for child in children)
+        self.memo[key] = result
+        return result
+
+
+# -- the game as the search sees it -----------------------------------------------------------
+
+
+class Rules:
+    """What a set's end is worth to each seat, read from the options."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.players: int = options["players"]
+        self.before = options["height_rule"] == "before"
+        self.last_take = options["scoring"] == "last_take"
+        self.weighted: bool = options["weighted"]
+        self.misere: bool = options["misere"]
+        self.teams: bool = options["teams"]
+        self.team_sum = options["team_scoring"] == "sum"
+        colours: int = options["colours"]
+        self.total = colours * (10 if self.weighted else 4)  # every disc's points
+        # Two sides alternate: 2 players, or doubles (seats 0, 2 against 1, 3).
+        self.two_sided = self.players == 2 or self.teams
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    def reward(self, last: int, taken: list[int], final: int) -> list[float]:
+        """Per seat, for a set whose last take (worth `final`) was by `last`, with `taken`
+        the points each seat took during the set."""
+        n = self.players
+        winner = (last + 1) % n if self.misere else last
+        points = [0] * n
+        if self.last_take:
+            points[winner] = final
+        elif self.teams and self.team_sum:
+            for seat in range(winner % 2, n, 2):
+                points[seat] = taken[seat]
+        else:
+            points[winner] = taken[winner]
+        out = []
+        for seat in range(n):
+            if self.teams:
+                won = seat % 2 == winner % 2
+                got = points[seat] + points[(seat + 2) % n]
+            else:
+                won = seat == winner
+                got = points[seat]
+            out.append(WIN_WEIGHT * won + (1 - WIN_WEIGHT) * got / self.total)
+        return out
+
+    def wins_now(self, pos: tuple[int, ...], move: Move) -> bool | None:
+        """True if `move` ends the set won by the mover's side, False if it ends it lost,
+        None if the set goes on."""
+        if not isinstance(move, int) or clears(pos) != move:
+            return None
+        return not self.misere
+
+
+def _read(view: dict) -> tuple[Rules, tuple[int, ...], int, list[int]]:
+    rules = Rules(view["options"])
+    pos = tuple(parse_code(t) for t in view["towers"])
+    weighted = rules.weighted
+    taken = [sum(int(d[1]) if weighted else 1 for d in seat) for seat in view["taken"]]
+    return rules, pos, view["turn"], taken
+
+
+# -- easy and normal ---------------------------------------------------------------------------
+
+
+def _easy(rules: Rules, pos: tuple[int, ...], legal: list[Move], rng: random.Random) -> Move:
+    finishing = [m for m in legal if rules.wins_now(pos, m) is not None]
+    for m in finishing:
+        if rules.wins_now(pos, m):
+            return m
+    safe = [m for m in legal if m not in finishing]
+    return rng.choice(safe or legal)
+
+
+def _gives_away(rules: Rules, pos: tuple[int, ...], move: Move) -> bool:
+    """After `move`, can the next player win the set at once by taking every disc left?
+    (In misère taking the last disc loses, so nothing is handed over that way.)"""
+    after, _ = play(pos, move, rules.weighted)
+    return not rules.misere and clears(after) >= 0
+
+
+def _normal(
+    rules: Rules, pos: tuple[int, ...], legal: list[Move], rng: random.Random
+) -> Move:
+    for m in legal:
+        if rules.wins_now(pos, m):
+            return m
+    ok = [m for m in legal if rules.wins_now(pos, m) is None] or legal
+    if rules.two_sided:
+        # A small exact search settles most endgames.
+        solver = Solver(rules.before, rules.misere, NORMAL_SOLVER_NODES, time.perf_counter() + 1)
+        try:
+            for m in ok:
+                after, _ = play(pos, m, rules.weighted)
+                if not solver.wins_spots(after):
+                    return m
+        except OutOfBudget:
+            pass
+    else:
+        # 3 or 4 players: a small search for a win the others cannot stop.
+        search = Paranoid(rules.players, rules.before, NORMAL_SOLVER_NODES, time.perf_counter() + 1)
+        move = paranoid_move(rules, pos, ok, search)
+        if move is not None:
+            return move
+    safe = [m for m in ok if not _gives_away(rules, pos, m)] or ok
+    # Greed: a take gains points; otherwise any safe move.
+    gains = [(play(pos, m, rules.weighted)[1], m) for m in safe]
+    best = max(g for g, _ in gains)
+    if best and rng.random() < 0.7:
+        return rng.choice([m for g, m in gains if g == best])
+    return rng.choice(safe)
+
+
+# -- hard ------------------------------------------------------------------------------------
+
+
+def _order_for_win(rules: Rules, pos: tuple[int, ...], legal: list[Move]) -> list[Move]:
+    """Winning moves are looked for in this order: the bigger take first (more points)."""
+    return sorted(legal, key=lambda m: -play(pos, m, rules.weighted)[1])
+
+
+def solve_move(
+    rules: Rules, pos: tuple[int, ...], legal: list[Move], solver: Solver
+) -> tuple[bool | None, Move | None, list[Move]]:
+    """Exact play where the set is two-sided: (True, a winning move, []) when the side to move
+    wins; (False, None, []) when every move loses; (None, None, moves not proven losing) when
+    the solver's count ran out first."""
+    open_moves: list[Move] = []
+    out_of_budget = False
+    for m in _order_for_win(rules, pos, legal):
+        now = rules.wins_now(pos, m)
+        if now is not None:
+            if now:
+                return True, m, []
+            continue
+        if out_of_budget:
+            open_moves.append(m)
+            continue
+        after, _ = play(pos, m, rules.weighted)
+        try:
+            if not solver.wins_spots(after):
+                return True, m, []
+        except OutOfBudget:
+            out_of_budget = True
+            open_moves.append(m)
+    if out_of_budget:
+        return None, None, open_moves
+    return False, None, []
+
+
+def paranoid_move(
+    rules: Rules, pos: tuple[int, ...], legal: list[Move], search: Paranoid
+) -> Move | None:
+    """A move that wins the set whatever the others do (3+ players, normal play), or None."""
+    try:
+        for m in _order_for_win(rules, pos, legal):
+            after, _ = play(pos, m, rules.weighted)
+            codes = tuple(sorted(c for c in after if c))
+            if not codes or search.wins(codes, rules.players - 1):
+                return m
+    except OutOfBudget:
+        pass
+    return None
+
+
+class _Node:
+    __slots__ = ("pos", "seat", "taken", "moves", "children", "visits", "value")
+
+    def __init__(self, pos: tuple[int, ...], seat: int, taken: list[int], moves: list[Move]):
+        self.pos = pos
+        self.seat = seat  # to move here
+        self.taken = taken
+        self.moves = moves  # untried
+        self.children: list[tuple[Move, _Node | None, list[float]]] = []
+        self.visits = 0
+        self.value: list[float] = []
+
+
+def _playout(
+    rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], rng: random.Random,
+    budget: list[int],
+) -> list[float]:
+    """Random play to the end of the set; a winning last take is always taken."""
+    taken = list(taken)
+    n = rules.players
+    weighted = rules.weighted
+    before = rules.before
+    while True:
+        budget[0] += 1
+        colour = clears(pos)
+        if colour < 0:
+            move: Move = rng.choice(gen_moves(pos, before))
+        elif not rules.misere:
+            move = colour
+        else:  # misère: the last disc is taken only when nothing else is legal
+            moves = [m for m in gen_moves(pos, before) if m != colour]
+            move = rng.choice(moves) if moves else colour
+        pos, gain = play(pos, move, weighted)
+        taken[seat] += gain
+        if not any(pos):
+            return rules.reward(seat, taken, gain)
+        seat = (seat + 1) % n
+
+
+def uct_move(
+    rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], legal: list[Move],
+    steps: int, deadline: float, rng: random.Random,
+) -> Move:
+    """UCT over `legal` at the root; each node keeps every seat's summed reward and the seat
+    to move picks by its own reward (max^n)."""
+    n = rules.players
+    root = _Node(pos, seat, taken, list(legal))
+    rng.shuffle(root.moves)
+    used = [0]
+    rounds = 0
+    log = math.log
+    while used[0] < steps:
+        rounds += 1
+        used[0] += 1  # every round costs at least a step, even one ending in a known set end
+        if not rounds & 63 and time.perf_counter() > deadline:
+            break
+        node = root
+        path: list[_Node] = [root]
+        while True:
+            if node.moves:  # expand one untried move
+                move = node.moves.pop()
+                after, gain = play(node.pos, move, rules.weighted)
+                taken2 = list(node.taken)
+                taken2[node.seat] += gain
+                used[0] += 1
+                if not any(after):
+                    reward = rules.reward(node.seat, taken2, gain)
+                    node.children.append((move, None, reward))
+                else:
+                    nxt = (node.seat + 1) % n
+                    child = _Node(after, nxt, taken2, gen_moves(after, rules.before))
+                    rng.shuffle(child.moves)
+                    node.children.append((move, child, []))
+                    path.append(child)
+                    reward = _playout(rules, after, nxt, taken2, rng, used)
+                break
+            # select by UCB1 on the mover's own reward
+            mover = node.seat
+            lnv = log(node.visits + 1)
+            best = -1.0
+            pick = None
+            for entry in node.children:
+                _, child, fixed = entry
+                if child is None:
+                    score = fixed[mover] + UCT_C * math.sqrt(lnv / max(1, node.visits))
+                else:
+                    score = child.value[mover] / child.visits + UCT_C * math.sqrt(
+                        lnv / child.visits
+                    )
+                if score > best:
+                    best = score
+                    pick = entry
+            assert pick is not None
+            _, child, fixed = pick
+            if child is None:  # a set end: its reward is known
+                reward = fixed
+                break
+            node = child
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            if visited.value:
+                for s in range(n):
+                    visited.value[s] += reward[s]
+            else:
+                visited.value = list(reward)
+    # The most visited move; a known set end counts as visited as often as its parent.
+    best_move = None
+    best_key: tuple[float, float] = (-1.0, -1.0)
+    for move, child, fixed in root.children:
+        if child is None:
+            key = (fixed[seat] * root.visits, fixed[seat])
+        else:
+            key = (float(child.visits), child.value[seat] / child.visits)
+        if key > best_key:
+            best_key = key
+            best_move = move
+    return best_move if best_move is not None else legal[0]
+
+
+def _hard(
+    rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], legal: list[Move],
+    rng: random.Random, budget: float,
+) -> Move:
+    deadline = time.perf_counter() + budget
+    for m in legal:
+        if rules.wins_now(pos, m):
+            return m
+    candidates = legal
+    spent = 0  # positions the exact search visited
+    if rules.two_sided:
+        solver = Solver(
+            rules.before, rules.misere, max(50, int(0.6 * budget * SOLVER_NODES_PER_SECOND)),
+            deadline,
+        )
+        result, move, open_moves = solve_move(rules, pos, legal, solver)
+        if result and move is not None:
+            return move
+        if result is None and open_moves:
+            candidates = open_moves  # the others are proven lost
+        spent = solver.nodes
+    elif not rules.misere:
+        search = Paranoid(
+            rules.players, rules.before, max(50, int(0.4 * budget * SOLVER_NODES_PER_SECOND)),
+            deadline,
+        )
+        move = paranoid_move(rules, pos, legal, search)
+        if move is not None:
+            return move
+        spent = search.nodes
+    if len(candidates) == 1:
+        return candidates[0]
+    # Lost against perfect play, or too big to solve: UCT on the rest of the budget, counted
+    # from the positions searched (not the clock, so that the seed fixes the move).
+    left = max(0.0, budget - spent / SOLVER_NODES_PER_SECOND)
+    steps = max(200, int(left * PLAYOUT_STEPS_PER_SECOND))
+    return uct_move(rules, pos, seat, taken, candidates, steps, deadline, rng)
+
+
+def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:
+    """The move `level` plays for `seat` in `view` (a position in play with `seat` to move)."""
+    state = ENG.load(view)
+    legal_strs = ENG.legal_moves(state, seat)
+    if not legal_strs:
+        raise ValueError(f"seat {seat} has no move to make in this position")
+    rules, pos, turn, taken = _read(view)
+    legal = [parse_move(s) for s in legal_strs]
+    if level == "easy":
+        move = _easy(rules, pos, legal, rng)
+    elif level == "normal":
+        move = _normal(rules, pos, legal, rng)
+    else:
+        move = _hard(rules, pos, turn, taken, legal, rng, budget)
+    text = move_str(move)
+    # Our move generator mirrors the engine's; the engine's list is the authority.
+    return text if text in legal_strs else rng.choice(legal_strs)

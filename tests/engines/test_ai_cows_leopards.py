@@ -1,0 +1,153 @@
+"""Computer players for Cows and Leopards: the search's own rules agree with the engine, every
+level plays legal moves on both sides and is deterministic for a seed, the plain blunders of
+easy are avoided, hard finds short wins, and normal beats easy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import get_engine
+from engines.ai import LEVELS, choose_move
+from engines.ai import cows_leopards as ai
+
+ENG = get_engine("cows_leopards")
+
+
+@pytest.fixture
+def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node count small enough to bind long before the clock (so the seed fixes the move)
+    and keep the tests fast."""
+    monkeypatch.setattr(ai, "NODES_PER_SECOND", 150)
+
+
+def position(
+    cows: list[str], leopards: list[str], turn: int, hand: tuple[int, int] = (0, 0),
+    quiet: int = 0, **options: object,
+) -> dict:
+    opts = ENG.default_options(2)
+    opts.update(options)
+    return {
+        "game": "cows_leopards", "options": opts, "cows": sorted(cows),
+        "leopards": sorted(leopards), "hand": {"cows": hand[0], "leopards": hand[1]},
+        "captured": 24 - len(cows) - hand[0], "turn": turn, "quiet": quiet, "phase": "play",
+    }
+
+
+OPTION_SETS = [
+    {},
+    {"board": "A"},
+    {"leopard_deadline": True, "captures": 3},
+    {"board": "A", "quiet_limit": 10, "captures": 2},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_search_rules_agree_with_the_engine(options: dict) -> None:
+    """Moves, their effect and the end check of the search's lattice copy, on random games."""
+    rng = random.Random(len(options))
+    for _ in range(12):
+        state = ENG.new(2, options)
+        game = ai.Game(ENG.default_options(2) | options)
+        while ENG.to_act(state):
+            actor = ENG.to_act(state)[0]
+            s = game.read(ENG.view(state, actor))
+            legal = ENG.legal_moves(state, actor)
+            moves = game.moves(s)
+            assert sorted(ai.move_str(m) for m in moves) == legal
+            move = rng.choice(moves)
+            state = ENG.apply(state, actor, ai.move_str(move))
+            after = game.play(s, move)
+            dumped = ENG.dump(state)
+            assert after == game.read(dumped)
+            result = game.result(after)
+            assert (result is None) == (dumped["phase"] == "play")
+            if result is not None:
+                assert result == {1.0: ai.WIN, 0.0: -ai.WIN, 0.5: 0.0}[ENG.outcome(state)
+                                                                       ["scores"][0]]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_every_level_plays_legal_moves_on_both_sides(options: dict, small_budgets: None) -> None:
+    rng = random.Random(3)
+    for cows_level in LEVELS:
+        for leopards_level in LEVELS:
+            levels = (cows_level, leopards_level)
+            opts = {"quiet_limit": 10, **options}
+            state = ENG.new(2, opts)
+            ply = 0
+            while ENG.to_act(state) and ply < 70:
+                actor = ENG.to_act(state)[0]
+                ply += 1
+                move = choose_move("cows_leopards", ENG.view(state, actor), actor,
+                                   levels[actor], seed=rng.randrange(1000))
+                assert move in ENG.legal_moves(state, actor)
+                state = ENG.apply(state, actor, move)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_seed_fixes_the_move(level: str, small_budgets: None) -> None:
+    rng = random.Random(9)
+    state = ENG.new(2)
+    for ply in range(60):
+        actor = ENG.to_act(state)[0]
+        if ply in (0, 1, 20, 21, 48, 49, 58, 59):
+            view = ENG.view(state, actor)
+            for seed in (1, 2):
+                first = choose_move("cows_leopards", view, actor, level, seed=seed)
+                assert choose_move("cows_leopards", view, actor, level, seed=seed) == first
+        state = ENG.apply(state, actor, rng.choice(ENG.legal_moves(state, actor)))
+
+
+def test_easy_leopards_capture_and_easy_cows_stay_out_of_reach() -> None:
+    # The leopard on e5 can jump d5 to c5, or just step.
+    view = position(["d5", "a3"], ["e5"], 1, hand=(22, 1))
+    for seed in range(10):
+        assert choose_move("cows_leopards", view, 1, "easy", seed=seed) == "e5xc5"
+    # A drop next to the leopard with the point beyond empty would be jumped at once (c3, a
+    # corner, can never be jumped).
+    view = position(["c3"], ["e5"], 0, hand=(23, 1))
+    for seed in range(20):
+        move = choose_move("cows_leopards", view, 0, "easy", seed=seed)
+        after = ENG.apply(ENG.load(view), 0, move)
+        jumps = [m for m in ENG.legal_moves(after, 1) if "x" in m]
+        assert not jumps, (move, jumps)
+
+
+def test_hard_takes_a_winning_capture_for_the_leopards() -> None:
+    view = position(["d5", "a3", "g7"], ["e5"], 1, hand=(0, 1), captures=22)
+    assert choose_move("cows_leopards", view, 1, "hard", seed=1, budget=0.5) == "e5xc5"
+
+
+def test_hard_cows_trap_the_last_leopard() -> None:
+    """Board A, leopards on c9 and g9 (top corners): cows on d8, f8, e7 and e9 would trap both;
+    the cow on e8 stepping to e9 closes the net."""
+    cows = ["d8", "f8", "e7", "e8", "c3", "c4", "d3", "d4", "e3", "e4", "f3", "f4", "g3", "g4",
+            "c5", "d5", "f5", "g5", "c1", "e1", "g1", "d2", "e2", "f2"]
+    view = position(cows, ["c9", "g9"], 0, board="A")
+    move = choose_move("cows_leopards", view, 0, "hard", seed=1, budget=0.5)
+    after = ENG.apply(ENG.load(view), 0, move)
+    assert ENG.outcome(after) == {"scores": [1, 0], "ranks": [1, 2]}, move
+
+
+def play_game(levels: tuple[str, str], seed: int, options: dict) -> float:
+    """The cows' score in one game."""
+    state = ENG.new(2, options)
+    ply = 0
+    while ENG.to_act(state):
+        actor = ENG.to_act(state)[0]
+        ply += 1
+        move = choose_move("cows_leopards", ENG.view(state, actor), actor, levels[actor],
+                           seed=seed * 1000 + ply)
+        state = ENG.apply(state, actor, move)
+    return ENG.outcome(state)["scores"][0]
+
+
+def test_normal_beats_easy() -> None:
+    """Normal leopards take the cows of easy; normal cows at least hold easy leopards."""
+    options = {"quiet_limit": 20}
+    as_leopards = sum(1 - play_game(("easy", "normal"), seed, options) for seed in range(3))
+    as_cows = sum(play_game(("normal", "easy"), seed, options) for seed in range(3))
+    assert as_leopards >= 2.5
+    assert as_cows >= 1.5

@@ -1,0 +1,266 @@
+"""Computer players for Varanasi: legal and deterministic at every level and option set, the
+exact search agrees with the Grundy-value helper and with a brute force over the engine's own
+moves, and normal beats easy."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from engines import CHANCE, get_engine
+from engines.ai import LEVELS, choose_move
+from engines.ai import varanasi as ai
+from engines.varanasi_grundy import grundy
+
+ENG = get_engine("varanasi")
+
+
+@pytest.fixture
+def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Node and playout counts small enough to bind long before the clock (so the seed fixes
+    the move) and keep the tests fast."""
+    monkeypatch.setattr(ai, "SOLVER_NODES_PER_SECOND", 400)
+    monkeypatch.setattr(ai, "PLAYOUT_STEPS_PER_SECOND", 800)
+
+
+def position(towers: list[str], turn: int = 0, players: int = 2, **options: object) -> dict:
+    """A set in play; the discs in use that are on no tower were taken by the last seat."""
+    opts = ENG.default_options(players)
+    opts.update(options)
+    on_board = {t[i : i + 2] for t in towers for i in range(0, len(t), 2)}
+    colours = "rbgywk"[: opts["colours"]]
+    taken: list[list[str]] = [[] for _ in range(players)]
+    in_use = [c + str(s) for c in colours for s in (1, 2, 3, 4)]
+    taken[-1] = sorted(d for d in in_use if d not in on_board)
+    return {
+        "game": "varanasi", "options": opts, "set": 1, "phase": "play", "towers": towers,
+        "turn": turn, "taken": taken, "scores": [0] * players,
+    }
+
+
+def random_towers(rng: random.Random, colours: int, discs: int) -> list[str]:
+    """A random position of `discs` discs of the first `colours` colours, with empty spots."""
+    pool = [(s, c) for c in "rbgywk"[:colours] for s in (1, 2, 3, 4)]
+    chosen = sorted(rng.sample(pool, discs), reverse=True)  # large first
+    towers: list[list[tuple[int, str]]] = []
+    for s, c in chosen:
+        open_towers = [t for t in towers if t[-1][0] > s]
+        if open_towers and rng.random() < 0.5:
+            rng.choice(open_towers).append((s, c))
+        else:
+            towers.append([(s, c)])
+    texts = ["".join(f"{c}{s}" for s, c in t) for t in towers]
+    texts += [""] * rng.randrange(2)
+    rng.shuffle(texts)
+    return texts
+
+
+OPTION_SETS = [
+    (2, {}),
+    (2, {"misere": True, "height_rule": "before"}),
+    (2, {"scoring": "last_take", "weighted": True, "colours": 4}),
+    (3, {}),
+    (3, {"height_rule": "before", "weighted": True}),
+    (4, {}),
+    (4, {"teams": True, "team_scoring": "sum", "colours": 3}),
+    (4, {"teams": True, "misere": True, "colours": 3}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), OPTION_SETS)
+def test_every_level_plays_legal_moves(
+    players: int, options: dict, small_budgets: None
+) -> None:
+    rng = random.Random(players * 100 + len(options))
+    for game in range(2):
+        opts = {"sets": 1, **options}
+        state = ENG.new(players, opts)
+        levels = [LEVELS[(seat + game) % 3] for seat in range(players)]
+        moves = 0
+        while ENG.to_act(state):
+            actor = ENG.to_act(state)[0]
+            if actor == CHANCE:
+                move = ENG.sample_chance(state, rng)
+            else:
+                legal = ENG.legal_moves(state, actor)
+                view = ENG.view(state, actor)
+                move = choose_move("varanasi", view, actor, levels[actor], seed=moves,
+                                   budget=1.0)
+                assert move in legal
+                moves += 1
+            state = ENG.apply(state, actor, move)
+        assert ENG.outcome(state) is not None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_seed_fixes_the_move(level: str, small_budgets: None) -> None:
+    rng = random.Random(7)
+    for players, options in OPTION_SETS:
+        state = ENG.new(players, options)
+        state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
+        view = ENG.view(state, state.turn)
+        for seed in (1, 2):
+            first = choose_move("varanasi", view, state.turn, level, seed=seed)
+            assert choose_move("varanasi", view, state.turn, level, seed=seed) == first
+
+
+def test_easy_takes_the_winning_last_discs_and_avoids_a_losing_one() -> None:
+    view = position(["r3", "", "r1"], turn=0)
+    misere = position(["r3", "r1"], turn=1, misere=True)  # "move 2 1 1" is legal too
+    for seed in range(10):
+        assert choose_move("varanasi", view, 0, "easy", seed=seed) == "take r"
+        assert choose_move("varanasi", misere, 1, "easy", seed=seed) != "take r"
+
+
+def test_normal_never_hands_over_the_set() -> None:
+    # "take g" would leave r3|r1 for the opponent to take at once; "take r" wins.
+    view = position(["r3g2", "r1"], turn=0)
+    for seed in range(10):
+        assert choose_move("varanasi", view, 0, "normal", seed=seed) == "take r"
+
+
+def after_towers(view: dict, seat: int, move: str) -> list[str]:
+    return ENG.dump(ENG.apply(ENG.load(view), seat, move))["towers"]
+
+
+@pytest.mark.parametrize("rule", ["after", "before"])
+def test_hard_moves_to_a_grundy_zero_position(rule: str) -> None:
+    """Normal play, 2 players: whenever the Grundy value is not 0, the hard move leaves 0, and
+    whenever it is 0 the exact search says the position is lost."""
+    rng = random.Random(11 if rule == "after" else 12)
+    checked = 0
+    for _ in range(60):
+        colours = rng.choice((3, 4))
+        towers = random_towers(rng, colours, rng.randrange(3, 11))
+        view = position(towers, colours=colours, height_rule=rule)
+        g = grundy(towers, rule)
+        rules, pos, _, _ = ai._read(view)
+        legal = [ai.parse_move(m) for m in ENG.legal_moves(ENG.load(view), 0)]
+        solver = ai.Solver(rule == "before", False, 10**6, float("inf"))
+        result, move, _ = ai.solve_move(rules, pos, legal, solver)
+        assert result is (g != 0)
+        if g:
+            assert move is not None
+            for played in (ai.move_str(move), choose_move("varanasi", view, 0, "hard", seed=1)):
+                rest = after_towers(view, 0, played)
+                assert not any(rest) or grundy(rest, rule) == 0
+            checked += 1
+    assert checked >= 30
+
+
+def test_full_sets_agree_with_grundy_when_solved() -> None:
+    """Whole 3-colour sets: where the bounded search of a 1 s hard move settles the start, it
+    agrees with the Grundy value."""
+    rng = random.Random(3)
+    solved = 0
+    for _ in range(4):
+        state = ENG.new(2, {})
+        state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
+        view = ENG.view(state, 0)
+        rules, pos, _, _ = ai._read(view)
+        legal = [ai.parse_move(m) for m in ENG.legal_moves(state, 0)]
+        nodes = int(0.6 * ai.SOLVER_NODES_PER_SECOND)
+        result, move, _ = ai.solve_move(rules, pos, legal, ai.Solver(False, False, nodes, 1e18))
+        if result is None:
+            continue
+        solved += 1
+        g = grundy(view["towers"])
+        assert result is (g != 0)
+        if move is not None:
+            rest = after_towers(view, 0, ai.move_str(move))
+            assert not any(rest) or grundy(rest) == 0
+    assert solved >= 2
+
+
+def brute_force_wins(towers: tuple[str, ...], rule: str, misere: bool) -> bool:
+    """Independent of the solver: the engine's own moves and set end, plain minimax."""
+
+    @cache
+    def wins(towers: tuple[str, ...]) -> bool:
+        state = ENG.load(position(list(towers), misere=misere, height_rule=rule, sets=1))
+        for move in ENG.legal_moves(state, 0):
+            after = ENG.apply(state, 0, move)
+            if ENG.outcome(after) is not None:  # the set (and match) ended with this take
+                if not misere:
+                    return True
+                continue
+            # The opponent is seat 1 now; swap seats by reloading the towers with seat 0 to move.
+            if not wins(tuple(ENG.dump(after)["towers"])):
+                return True
+        return False
+
+    return wins(towers)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("rule", ["after", "before"])
+def test_claimed_wins_hold_against_brute_force(rule: str, misere: bool) -> None:
+    rng = random.Random(len(rule) * 10 + misere)
+    for _ in range(25):
+        towers = random_towers(rng, 3, rng.randrange(2, 7))
+        view = position(towers, misere=misere, height_rule=rule, sets=1)
+        rules, pos, _, _ = ai._read(view)
+        legal = [ai.parse_move(m) for m in ENG.legal_moves(ENG.load(view), 0)]
+        solver = ai.Solver(rule == "before", misere, 10**6, float("inf"))
+        result, move, _ = ai.solve_move(rules, pos, legal, solver)
+        assert result is brute_force_wins(tuple(towers), rule, misere)
+        if result:
+            assert move is not None
+            after = ENG.apply(ENG.load(view), 0, ai.move_str(move))
+            if ENG.outcome(after) is None:
+                assert not brute_force_wins(tuple(ENG.dump(after)["towers"]), rule, misere)
+            else:
+                assert not misere
+
+
+def test_paranoid_wins_are_real() -> None:
+    """3 players: a forced win found against the others together is checked by brute force
+    (the mover must take the last disc, whatever the other two play)."""
+    rng = random.Random(5)
+    found = 0
+    for _ in range(30):
+        towers = random_towers(rng, 4, rng.randrange(2, 6))
+        view = position(towers, players=3, sets=1)
+        rules, pos, _, _ = ai._read(view)
+        legal = [ai.parse_move(m) for m in ENG.legal_moves(ENG.load(view), 0)]
+        move = ai.paranoid_move(rules, pos, legal, ai.Paranoid(3, False, 10**6, float("inf")))
+        if move is None:
+            continue
+        found += 1
+        assert forced(ENG.apply(ENG.load(view), 0, ai.move_str(move)))
+    assert found >= 5
+
+
+def forced(state: object) -> bool:
+    """Seat 0 wins the set from `state` whatever seats 1 and 2 do (seat 0 picks its best)."""
+    out = ENG.outcome(state)
+    if out is not None:
+        return ENG.dump(state)["turn"] == 0
+    seat = ENG.to_act(state)[0]
+    results = (forced(ENG.apply(state, seat, m)) for m in ENG.legal_moves(state, seat))
+    return any(results) if seat == 0 else all(results)
+
+
+def test_normal_beats_easy() -> None:
+    wins = 0.0
+    games = 24
+    for game in range(games):
+        levels = ["normal", "easy"] if game % 2 == 0 else ["easy", "normal"]
+        rng = random.Random(game // 2)
+        state = ENG.new(2, {"sets": 1})
+        ply = 0
+        while ENG.to_act(state):
+            actor = ENG.to_act(state)[0]
+            if actor == CHANCE:
+                move = ENG.sample_chance(state, rng)
+            else:
+                ply += 1
+                move = choose_move("varanasi", ENG.view(state, actor), actor, levels[actor],
+                                   seed=game * 1000 + ply)
+            state = ENG.apply(state, actor, move)
+        ranks = ENG.outcome(state)["ranks"]
+        me = levels.index("normal")
+        wins += 1.0 if ranks[me] < ranks[1 - me] else 0.5 if ranks[me] == ranks[1 - me] else 0
+    assert wins >= 0.75 * games
