@@ -1,0 +1,169 @@
+"""Computer players against each other: `python bench/arena.py [--game ID] [--games N]
+[--budget S] [--jobs J] [--seed K]`.
+
+Each game's matchups are one entry of ARENAS: the seat count, the options, the pairs of levels
+to set against each other and how a game is scored. Seats alternate between the two levels
+(game i gives seat s to the first level when s + i is even), so over two games every seat is
+played by each level. Every chance move and every decision is seeded from (game, matchup,
+index), so a run is reproducible apart from the clock safety nets of the hard players.
+Games 2k and 2k+1 are played from the same chance seed with the seats swapped, and the
+confidence intervals are computed over these pairs.
+
+Scores, per game:
+- "win": 1 if the first level ranks better than the second, 0.5 on a tie, else 0 (2 players);
+- "points_lost": the mean points lost by the seats of each level (lower is better), and the
+  difference first minus second, paired within a game.
+Every number is printed with a 95% confidence interval (normal approximation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+import zlib
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engines import CHANCE, get_engine  # noqa: E402
+from engines.ai import choose_move  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Arena:
+    players: int
+    options: dict
+    matchups: tuple[tuple[str, str], ...]  # (first level, second level)
+    metric: str  # "win" or "points_lost"
+
+
+ARENAS: dict[str, Arena] = {
+    "senet": Arena(2, {}, (("hard", "normal"), ("normal", "easy")), "win"),
+    # One round per game keeps a run short; points lost per round is what a level controls.
+    "six_nimmt": Arena(5, {"rounds": 1}, (("hard", "normal"), ("normal", "easy")),
+                       "points_lost"),
+    # A match of the default 3 sets, 2 players (3 colours).
+    "varanasi": Arena(2, {}, (("hard", "normal"), ("normal", "easy")), "win"),
+    # Seats alternate, so each level plays the cows in one game of a pair, the leopards in
+    # the other; a draw (quiet limit) scores 0.5.
+    "cows_leopards": Arena(2, {}, (("hard", "normal"), ("normal", "easy")), "win"),
+}
+
+
+def seat_levels(players: int, first: str, second: str, index: int) -> list[str]:
+    return [first if (s + index) % 2 == 0 else second for s in range(players)]
+
+
+def play_one(game: str, first: str, second: str, index: int, budget: float,
+             seed: int) -> dict:
+    """One seeded game; returns per-level results and decision times."""
+    arena = ARENAS[game]
+    eng = get_engine(game)
+    levels = seat_levels(arena.players, first, second, index)
+    base = seed * 1_000_003 + index * 7_919 + zlib.crc32(f"{first}/{second}".encode()) % 1000
+    # Games 2k and 2k+1 share their chance seed (the same deal, the same first throws) with
+    # the levels' seats swapped, so the luck of the deal largely cancels within a pair.
+    chance = random.Random(seed * 1_000_003 + index // 2)
+    state = eng.new(arena.players, dict(arena.options))
+    start = eng.view(state, None)
+    times: dict[str, list[float]] = {first: [], second: []}
+    ply = 0
+    while True:
+        actors = eng.to_act(state)
+        if not actors:
+            break
+        actor = actors[0]
+        if actor == CHANCE:
+            move = eng.sample_chance(state, chance)
+        else:
+            ply += 1
+            lvl = levels[actor]
+            t0 = time.perf_counter()
+            move = choose_move(game, eng.view(state, actor), actor, lvl, seed=base + ply,
+                               budget=budget)
+            times[lvl].append(time.perf_counter() - t0)
+        state = eng.apply(state, actor, move)
+    out = eng.outcome(state)
+    return {"levels": levels, "scores": out["scores"], "ranks": out["ranks"], "times": times,
+            "start": start.get("points")}
+
+
+def score(arena: Arena, first: str, second: str, result: dict) -> tuple[float, ...]:
+    levels = result["levels"]
+    if arena.metric == "win":
+        a = min(r for lv, r in zip(levels, result["ranks"], strict=True) if lv == first)
+        b = min(r for lv, r in zip(levels, result["ranks"], strict=True) if lv == second)
+        return (1.0 if a < b else 0.5 if a == b else 0.0,)
+    start = result["start"]
+    lost = [p0 - p for p0, p in zip(start, result["scores"], strict=True)]
+    la = statistics.fmean(x for lv, x in zip(levels, lost, strict=True) if lv == first)
+    lb = statistics.fmean(x for lv, x in zip(levels, lost, strict=True) if lv == second)
+    return la, lb, la - lb
+
+
+def ci(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def run(game: str, games: int, budget: float, jobs: int, seed: int,
+        report: Callable[[str], None] = print) -> None:
+    arena = ARENAS[game]
+    for first, second in arena.matchups:
+        t0 = time.perf_counter()
+        args = [(game, first, second, i, budget, seed) for i in range(games)]
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                results = list(pool.map(play_one, *zip(*args, strict=True)))
+        else:
+            results = [play_one(*a) for a in args]
+        scores = [score(arena, first, second, r) for r in results]
+        # One sample per pair of games (see play_one), so the intervals count pairs.
+        scores = [tuple(statistics.fmean(col) for col in zip(*scores[i:i + 2], strict=True))
+                  for i in range(0, len(scores), 2)]
+        times = {lv: [t for r in results for t in r["times"][lv]] for lv in (first, second)}
+        timing = "  ".join(
+            f"{lv} {1000 * statistics.fmean(ts):.0f}/{1000 * max(ts):.0f} ms"
+            for lv, ts in times.items() if ts
+        )
+        head = f"{game:<14}{first + ' v ' + second:<18}{games:>6}"
+        if arena.metric == "win":
+            m, h = ci([s[0] for s in scores])
+            body = f"{first} wins {100 * m:5.1f}% ± {100 * h:4.1f}"
+        else:
+            parts = []
+            for k, name in ((0, first), (1, second)):
+                m, h = ci([s[k] for s in scores])
+                parts.append(f"{name} {m:5.2f} ± {h:4.2f}")
+            m, h = ci([s[2] for s in scores])
+            parts.append(f"diff {m:+5.2f} ± {h:4.2f}")
+            body = "points lost: " + ", ".join(parts)
+        report(f"{head}  {body}   [decision mean/max: {timing}; "
+               f"{time.perf_counter() - t0:.0f} s]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=sorted(ARENAS))
+    parser.add_argument("--games", type=int, default=100, help="games per matchup")
+    parser.add_argument("--budget", type=float, default=1.0, help="hard level's seconds")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"games per matchup {args.games}, hard budget {args.budget} s, jobs {args.jobs}")
+    for game in [args.game] if args.game else list(ARENAS):
+        run(game, args.games, args.budget, args.jobs, args.seed)
+
+
+if __name__ == "__main__":
+    main()

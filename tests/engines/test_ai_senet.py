@@ -1,0 +1,161 @@
+"""Computer players for Senet: legal, seeded, within budget, sensible in known positions."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engines import CHANCE, get_engine
+from engines.ai import LEVELS, choose_move
+from engines.ai import senet as ai
+
+ENG = get_engine("senet")
+FAST = 0.005  # hard budget for the many-games tests: the minimum node count
+
+
+def position(white=(), black=(), turn=0, phase="move", throw=None) -> dict:
+    cells = ["."] * 30
+    for s in white:
+        cells[s - 1] = "W"
+    for s in black:
+        cells[s - 1] = "B"
+    return {"game": "senet", "options": {"players": 2}, "board": "".join(cells),
+            "off": [5 - len(white), 5 - len(black)], "turn": turn, "phase": phase,
+            "throw": throw}
+
+
+def play_game(levels: list[str], seed: int, budget: float = FAST, seen=None) -> dict:
+    rng = random.Random(seed)
+    state = ENG.new(2)
+    ply = 0
+    while ENG.to_act(state):
+        actor = ENG.to_act(state)[0]
+        if actor == CHANCE:
+            move = ENG.sample_chance(state, rng)
+        else:
+            ply += 1
+            legal = ENG.legal_moves(state, actor)
+            move = choose_move("senet", ENG.view(state, actor), actor, levels[actor],
+                               seed=seed * 1000 + ply, budget=budget)
+            assert move in legal
+            if seen is not None:
+                seen.add((levels[actor], move.split()[0]))
+        state = ENG.apply(state, actor, move)
+    return ENG.outcome(state)
+
+
+def test_every_level_plays_only_legal_moves() -> None:
+    seen: set[tuple[str, str]] = set()
+    for seed in range(6):
+        play_game([LEVELS[seed % 3], LEVELS[(seed + 1) % 3]], seed, seen=seen)
+    for level in LEVELS:
+        assert (level, "move") in seen
+
+
+def test_the_house_of_water_choice_is_legal_at_every_level() -> None:
+    pos = position(white=(27, 20), black=(25, 10), phase="water")
+    view = ENG.view(ENG.load(pos), 0)
+    for level in LEVELS:
+        for seed in range(3):
+            assert choose_move("senet", view, 0, level, seed=seed, budget=0.05) in (
+                "return", "try")
+
+
+def test_decisions_are_deterministic_for_a_seed(monkeypatch) -> None:
+    monkeypatch.setattr(ai, "CLOCK_SLACK", 60.0)  # no clock: the node count decides
+    pos = position(white=(3, 8, 12, 17, 22), black=(5, 9, 13, 19, 24), phase="move", throw=2)
+    view = ENG.view(ENG.load(pos), 0)
+    for level in LEVELS:
+        moves = {choose_move("senet", view, 0, level, seed=4, budget=0.05) for _ in range(3)}
+        assert len(moves) == 1
+
+
+def test_a_decision_depends_only_on_the_view(monkeypatch) -> None:
+    """Nothing is hidden in Senet: the same view (a fresh copy) gives the same move."""
+    monkeypatch.setattr(ai, "CLOCK_SLACK", 60.0)
+    rng = random.Random(3)
+    state = ENG.new(2)
+    for _ in range(40):
+        actor = ENG.to_act(state)[0]
+        if actor == CHANCE:
+            state = ENG.apply(state, actor, ENG.sample_chance(state, rng))
+            continue
+        legal = ENG.legal_moves(state, actor)
+        view = ENG.view(state, actor)
+        copy = ENG.view(ENG.load(ENG.dump(state)), actor)
+        for level in LEVELS:
+            a = choose_move("senet", view, actor, level, seed=1, budget=0.02)
+            assert a == choose_move("senet", copy, actor, level, seed=1, budget=0.02)
+        state = ENG.apply(state, actor, rng.choice(legal))
+
+
+def test_hard_stays_within_its_budget_on_a_typical_position() -> None:
+    pos = position(white=(4, 9, 11, 15, 20), black=(6, 10, 14, 18, 21), phase="move", throw=3)
+    view = ENG.view(ENG.load(pos), 0)
+    started = time.perf_counter()
+    move = choose_move("senet", view, 0, "hard", seed=1, budget=0.5)
+    assert time.perf_counter() - started < 1.5  # generous: speed is the bench's business
+    assert move in ENG.legal_moves(ENG.load(pos), 0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_easy_never_passes_up_a_bear_off(seed) -> None:
+    # With a 3 the stone on 28 bears off; 10 -> 13 is the other choice.
+    pos = position(white=(28, 10), black=(2, 5), phase="move", throw=3)
+    view = ENG.view(ENG.load(pos), 0)
+    assert choose_move("senet", view, 0, "easy", seed=seed) == "move 28"
+
+
+def test_normal_and_hard_take_a_winning_bear_off() -> None:
+    pos = position(white=(30,), black=(20, 21, 22, 23, 24), phase="move", throw=2)
+    assert ENG.legal_moves(ENG.load(pos), 0) == ["move 30"]  # forced anyway
+    pos = position(white=(26,), black=(3, 4), turn=0, phase="move", throw=5)
+    view = ENG.view(ENG.load(pos), 0)
+    for level in ("normal", "hard"):
+        assert choose_move("senet", view, 0, level, budget=0.1) == "move 26"
+
+
+def test_normal_and_hard_swap_a_runaway_stone_back() -> None:
+    # Black's lone stone on 24 is about to escape; White can swap it from 21 with a 3.
+    pos = position(white=(21, 1), black=(24, 10), phase="move", throw=3)
+    view = ENG.view(ENG.load(pos), 0)
+    for level in ("normal", "hard"):
+        assert choose_move("senet", view, 0, level, budget=0.1) == "move 21"
+
+
+def test_the_water_choice_returns_when_ahead() -> None:
+    # Well ahead: a stone back on 15 is worth more than a 1-in-16 try that ends the turn.
+    pos = position(white=(27, 20, 21), black=(3, 5, 6, 8), phase="water")
+    view = ENG.view(ENG.load(pos), 0)
+    for level in ("normal", "hard"):
+        assert choose_move("senet", view, 0, level, budget=0.1) == "return"
+
+
+def test_the_evaluation_is_zero_sum_and_knows_a_win() -> None:
+    rng = random.Random(8)
+    state = ENG.new(2)
+    for _ in range(300):
+        actor = ENG.to_act(state)[0] if ENG.to_act(state) else None
+        if actor is None:
+            break
+        pos = ENG.dump(state)
+        assert ai.evaluate(pos, 0) == pytest.approx(-ai.evaluate(pos, 1))
+        if actor == CHANCE:
+            state = ENG.apply(state, actor, ENG.sample_chance(state, rng))
+        else:
+            state = ENG.apply(state, actor, rng.choice(ENG.legal_moves(state, actor)))
+    won = ENG.dump(ENG.apply(ENG.load(position(white=(30,), black=(3,), throw=1)), 0, "move 30"))
+    assert ai.evaluate(won, 0) == ai.WIN and ai.evaluate(won, 1) == -ai.WIN
+
+
+def test_normal_beats_easy() -> None:
+    """A modest seeded sample (strength proper is the arena's business)."""
+    wins = 0
+    games = 160
+    for seed in range(games):
+        levels = ["normal", "easy"] if seed % 2 == 0 else ["easy", "normal"]
+        out = play_game(levels, seed // 2)
+        wins += out["ranks"][levels.index("normal")] == 1
+    assert wins >= games * 0.62
