@@ -14,6 +14,12 @@
   all seats on the normal policy (lightly noised); the move with the fewest bullheads taken
   on average wins. Candidates are pruned by successive halving, the whole search is bounded
   by a count of simulated picks (so a seed fixes the decision) and by the clock as a net.
+  The same search chooses `take` rows, Professional `place` sides and Logical drafts (the
+  draft is finished by the normal policy before the round is played out).
+
+A view has no history, so cards taken from rows earlier in the round cannot be told apart
+from cards still in hands: they count as unseen (sampled into hands), as they would for a
+player who did not keep notes.
 
 The simulator here is a small copy of the placement rules working on plain lists: playouts
 need the rows at every pick, and the engine's public API would cost a dump per pick. The
