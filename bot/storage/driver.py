@@ -1,0 +1,86 @@
+"""Units of work, written once, run by either backend's driver.
+
+A *unit* is a generator function that yields statements and receives their results; a driver
+runs the whole unit as one transaction (all or nothing). Writing every query this way keeps
+the SQL and the logic of the repository in one place for both backends:
+
+- SQLite (`bot.storage.sqlite`): the unit runs synchronously on the connection's database
+  thread, so a whole move is one short trip there and nothing waits on a Python lock.
+- PostgreSQL (`bot.storage.postgres`): the unit runs on one pooled asyncpg connection inside
+  a transaction; each statement is one round trip.
+
+Statements use `?` placeholders (the PostgreSQL driver numbers them `$1, $2, ...`). Parameters
+and results: integers, floats, text, None and aware `datetime`s (SQLite stores them as fixed
+width UTC ISO text; read them back with `as_time`). Booleans are stored as integers 0/1.
+Rows come back as dicts keyed by column name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """A query: the unit receives `list[dict]` of its rows."""
+
+    sql: str
+    params: Sequence[Any] = ()
+
+
+@dataclass(frozen=True)
+class Execute:
+    """A statement: the unit receives the number of rows it changed."""
+
+    sql: str
+    params: Sequence[Any] = ()
+
+
+@dataclass(frozen=True)
+class ExecuteMany:
+    """One statement for each parameter row: the unit receives None."""
+
+    sql: str
+    rows: Sequence[Sequence[Any]]
+
+
+Statement = Fetch | Execute | ExecuteMany
+Unit = Generator[Statement, Any, T]
+
+
+class Conflict(Exception):
+    """A statement broke a unique or primary key (another writer got there first). The
+    driver throws it into the unit at the failing `yield`; the transaction is then void, so
+    the unit may only translate it into its own exception (or let it pass)."""
+
+
+class Unavailable(Exception):
+    """The database could not do the work now (locked, disk full, read-only, gone):
+    nothing was changed. `cause` is the driver's own exception."""
+
+
+class Driver(Protocol):
+    dialect: str  # "sqlite" or "postgresql"
+
+    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+        """Run `unit(*args)` as one transaction and return what it returns."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def as_time(value: str | datetime | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite keeps text, PostgreSQL timestamptz)."""
+    if value is None or isinstance(value, datetime):
+        return value.astimezone(UTC) if value is not None else None
+    return datetime.fromisoformat(value)
+
+
+def stamp(at: datetime) -> str:
+    """A time as SQLite stores it: UTC, fixed width, so text order is time order."""
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
