@@ -30,6 +30,7 @@ from bot.storage import open_database
 from bot.tables import Table
 from bot.ui.badges import seat_label
 from bot.ui.moves import group_of
+from tests.bot.backends import backend_target, opener, sqlite_opener  # noqa: F401  (fixtures)
 
 SEED = 20240
 
@@ -387,8 +388,8 @@ async def open_and_start(world: World, game: str, host: str, others: list[str],
     """/play <game> by `host`, the others join (on a side if given), the host starts.
     Returns the table id."""
     sides = sides or {}
-    opener = world.member(host)
-    result = await opener.slash(world.channel, f"play {game}", **options)
+    host_member = world.member(host)
+    result = await host_member.slash(world.channel, f"play {game}", **options)
     lobby = result.response
     assert lobby is not None and not lobby.ephemeral, result
     ids = button_ids(lobby)
