@@ -395,7 +395,7 @@ async def open_and_start(world: World, game: str, host: str, others: list[str],
     ids = button_ids(lobby)
     table_id = int(next(iter(ids)).split(":")[1])
     if host in sides:
-        await opener.click(lobby, custom_id=f"lobby:{table_id}:join{sides[host]}")
+        await host_member.click(lobby, custom_id=f"lobby:{table_id}:join{sides[host]}")
     for name in others:
         member = world.member(name)
         side = sides.get(name)
@@ -403,7 +403,7 @@ async def open_and_start(world: World, game: str, host: str, others: list[str],
         await member.click(lobby, custom_id=f"lobby:{table_id}:{action}")
     lobby = result.response
     start = next(i for i in button_ids(lobby) if ":start" in i)
-    await opener.click(lobby, custom_id=start)
+    await host_member.click(lobby, custom_id=start)
     table = await world.table(table_id)
     assert table.status == "running"
     return table_id
