@@ -31,6 +31,7 @@ from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
 from bot.ui.deadlines import Deadlines
 from bot.ui.locales import ServerLanguages
+from bot.ui.sweeper import Sweeper
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class TableBot(commands.Bot):
         self.service: TableService = None  # type: ignore[assignment]
         self.ui = Controller(self)
         self.computers = ComputerRunner(self)
+        self.sweeper = Sweeper(self)
         self.workers: Workers | None = None
         self.deadlines = Deadlines(self)
         self.languages = ServerLanguages(self)  # /settings language per server
@@ -84,6 +86,7 @@ class TableBot(commands.Bot):
         """Once connected: post what a restart left unposted, then watch the deadlines."""
         await self.ui.recover()
         self.deadlines.start()
+        self.sweeper.start()
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process serves that guild's shard (always, without sharding)."""
@@ -109,6 +112,7 @@ class TableBot(commands.Bot):
         if self._recovery is not None and not self._recovery.done():
             self._recovery.cancel()
         await self.deadlines.stop()
+        self.sweeper.stop()
         await self.computers.stop()
         if self.workers is not None:
             workers.install(None)

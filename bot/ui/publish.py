@@ -17,6 +17,7 @@ import io
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -346,12 +347,15 @@ class Publisher:
 
     # -- boards left unposted ----------------------------------------------------------------
 
-    async def recover(self) -> int:
+    async def recover(self, quiet_for: timedelta | None = None) -> int:
         """Post every board that a crash, a restart or a Discord failure left unposted
         (running tables, and games that finished shortly before, final board included), for
-        the guilds this process serves; returns how many."""
+        the guilds this process serves; returns how many. `quiet_for`: only tables that did
+        not change for that long (others are being posted by whoever moved them)."""
         posted = 0
-        for table in await self.service.unposted_tables(guilds=self.bot.owns_guild):
+        tables = await self.service.unposted_tables(guilds=self.bot.owns_guild,
+                                                    quiet_for=quiet_for)
+        for table in tables:
             if table.needs_post:
                 try:
                     if await self.publish(table.id):
