@@ -207,8 +207,9 @@ class Publisher:
         extra: Sequence[str] = (), interaction: discord.Interaction | None = None,
     ) -> bool:
         channel = await self.channel(table.place_id)
-        if channel is None:
+        if channel is None:  # deleted: nothing to post to, now or later
             log.warning("table %s: place %s is gone", table.id, table.place_id)
+            await self.service.mark_posted(table.id, table.ply, None)
             return False
         locale = self.locale_of(channel)
         notes: list[str] = list(extra)
