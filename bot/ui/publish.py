@@ -111,7 +111,10 @@ class Publisher:
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(place_id)
-            except discord.HTTPException:
+            except (discord.NotFound, discord.Forbidden):
+                return None  # deleted, or hidden from us
+            except discord.HTTPException as err:  # Discord is failing: try again later
+                log.warning("place %s could not be fetched (%s)", place_id, err)
                 return None
         await ensure_language(self.bot, getattr(getattr(channel, "guild", None), "id", None))
         return channel
@@ -206,11 +209,18 @@ class Publisher:
         self, table: Table, events: list[dict[str, Any]], *, send_hands: bool,
         extra: Sequence[str] = (), interaction: discord.Interaction | None = None,
     ) -> bool:
-        channel = await self.channel(table.place_id)
-        if channel is None:  # deleted: nothing to post to, now or later
+        try:
+            channel = self.bot.get_channel(table.place_id) or await self.bot.fetch_channel(
+                table.place_id)
+        except (discord.NotFound, discord.Forbidden):  # deleted: nothing to post, ever
             log.warning("table %s: place %s is gone", table.id, table.place_id)
             await self.service.mark_posted(table.id, table.ply, None)
             return False
+        except discord.HTTPException as err:
+            log.warning("table %s: place %s could not be fetched (%s)", table.id,
+                        table.place_id, err)
+            return True  # saved; the sweeper posts it once Discord answers again
+        await ensure_language(self.bot, getattr(getattr(channel, "guild", None), "id", None))
         locale = self.locale_of(channel)
         notes: list[str] = list(extra)
         if send_hands and is_private_pick(table):
