@@ -6,16 +6,16 @@ a seat (the host leaving a lobby cancels it); a member with computers plays to t
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import open_database
 from bot.tables import TableError, TableService
 from bot.tables import computers as cpu
 from bot.tables.computers import computer_level, result_user_id
+from tests.bot.backends import Opener
 
 GUILD, CHANNEL, HOST, OTHER = 1, 10, 100, 200
+
 
 
 @pytest.fixture(autouse=True)
@@ -26,10 +26,8 @@ def fast_computers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def service() -> AsyncIterator[TableService]:
-    repo = await open_database(":memory:")
-    yield TableService(repo, rng=random.Random(5))
-    await repo.close()
+async def service(opener: Opener) -> TableService:
+    return TableService(await opener(), rng=random.Random(5))
 
 
 async def play_out(service: TableService, table_id: int, seed: int = 1) -> int:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.storage import Repository, open_database
 from bot.tables import (
     PRESETS,
     DeadlineDispatcher,
@@ -25,6 +24,7 @@ from bot.tables import (
 from bot.tables.pipeline import reminder_time
 from bot.tables.thinking import choose, move_seed
 from engines import GAME_IDS
+from tests.bot.backends import Opener
 
 GUILD, CHANNEL, HOST = 1, 10, 100
 
@@ -47,20 +47,6 @@ class Clock:
         await asyncio.sleep(0)
 
 
-Opener = Callable[..., Awaitable[Repository]]
-
-
-@pytest.fixture
-async def opener() -> AsyncIterator[Opener]:
-    opened: list[Repository] = []
-
-    async def open_(path: object = ":memory:") -> Repository:
-        opened.append(await open_database(path))
-        return opened[-1]
-
-    yield open_
-    for repo in opened:
-        await repo.close()
 
 
 @pytest.fixture
@@ -273,8 +259,7 @@ async def test_dispatcher_reminds_and_expires(service: TableService, clock: Cloc
 
 
 async def test_deadlines_survive_a_restart(opener: Opener, clock: Clock, tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    repo = await opener(path)
+    repo = await opener()
     service = TableService(repo, rng=random.Random(1), now=clock)
     table = await started(service, "six_nimmt", 3, deadline_seconds=21600)
     before = await service.timers(table.id)
@@ -282,7 +267,7 @@ async def test_deadlines_survive_a_restart(opener: Opener, clock: Clock, tmp_pat
     await repo.close()
 
     clock.advance(7 * 3600)  # the bot was down past the deadline
-    service = TableService(await opener(path), rng=random.Random(2), now=clock)
+    service = TableService(await opener(same=True), rng=random.Random(2), now=clock)
     assert await service.timers(table.id) == before
     expired: list[Expiry] = []
     dispatcher = DeadlineDispatcher(service, expired.append, lambda *_: None,
@@ -304,8 +289,7 @@ async def test_restart_restores_missing_timers(
     opener: Opener, clock: Clock, tmp_path: Path
 ) -> None:
     """A running table without timers (from before deadlines, or a crash) gets them back."""
-    path = tmp_path / "bot.sqlite3"
-    repo = await opener(path)
+    repo = await opener()
     service = TableService(repo, rng=random.Random(1), now=clock)
     table = await started(service, "senet", 2, deadline_seconds=60)
     await repo._execute("DELETE FROM timers WHERE table_id = ?", (table.id,))

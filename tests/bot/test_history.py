@@ -5,12 +5,11 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 from PIL import Image
 
-from bot.storage import Repository, open_database
+from bot.storage import Repository
 from bot.storage.history import finished_tables
 from bot.tables import Table, TableError, TableService
 from bot.tables.export import (
@@ -24,16 +23,15 @@ from bot.tables.export import (
 from bot.tables.history import export_file, recent_games, replay_file
 from engines import CHANCE, get_engine
 from renderers.replay import replay_frames
+from tests.bot.backends import Opener
 from tests.bot.test_tables import play_random, started
 
 GUILD, OTHER_GUILD = 1, 2
 
 
 @pytest.fixture
-async def repo() -> AsyncIterator[Repository]:
-    repository = await open_database(":memory:")
-    yield repository
-    await repository.close()
+async def repo(opener: Opener) -> Repository:
+    return await opener()
 
 
 @pytest.fixture

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Repository, open_database
 from bot.tables import TableService, ratings
+from tests.bot.backends import Opener
 from tests.bot.test_tables import GUILD, HOST, play_random, started
 
 
@@ -23,11 +22,10 @@ def test_rate_moves_winners_up_and_ties_together() -> None:
         ratings.rate([None], [1, 2])
 
 
+
 @pytest.fixture
-async def service() -> AsyncIterator[TableService]:
-    repo: Repository = await open_database(":memory:")
-    yield TableService(repo, rng=random.Random(11))
-    await repo.close()
+async def service(opener: Opener) -> TableService:
+    return TableService(await opener(), rng=random.Random(11))
 
 
 async def resigned_game(service: TableService, game: str, winner: int, loser: int) -> None:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 
 import pytest
 
-from bot.storage import Repository, open_database
+from bot.storage import Repository
 from bot.tables import MoveResult, Table, TableError, TableService
 from bot.tables.turns import resigned_outcome
 from engines import CHANCE, get_engine
+from tests.bot.backends import Opener
 
 GUILD, CHANNEL, HOST = 1, 10, 100
 
@@ -34,22 +34,6 @@ def user(seat_in_join_order: int) -> int:
     return HOST + seat_in_join_order
 
 
-Opener = Callable[..., Awaitable[Repository]]
-
-
-@pytest.fixture
-async def opener() -> AsyncIterator[Opener]:
-    """open_database, with every connection closed at the end even when a test fails
-    (an open aiosqlite connection keeps its thread, and so the test run, alive)."""
-    opened: list[Repository] = []
-
-    async def open_(path: object = ":memory:") -> Repository:
-        opened.append(await open_database(path))
-        return opened[-1]
-
-    yield open_
-    for repo in opened:
-        await repo.close()  # closing twice is harmless
 
 
 @pytest.fixture
@@ -417,8 +401,7 @@ def test_resigned_outcome_without_scores_ties_the_rest() -> None:
 async def test_restart_rebuilds_from_the_log(
     tmp_path, opener: Opener, game: str, players: int
 ) -> None:
-    path = tmp_path / "nested" / "bot.sqlite3"
-    repo = await opener(path)
+    repo = await opener()
     service = TableService(repo, rng=random.Random(1))
     rng = random.Random(2)
     result = await started(service, game, players)
@@ -428,7 +411,7 @@ async def test_restart_rebuilds_from_the_log(
     assert before.status == "running" and before.posted_ply < before.ply
     await repo.close()
 
-    service = TableService(await opener(path), rng=random.Random(1))
+    service = TableService(await opener(same=True), rng=random.Random(1))
     running = await service.running_tables()
     assert [t.id for t in running] == [before.id]
     after = running[0]
