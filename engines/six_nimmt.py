@@ -652,9 +652,14 @@ class SixNimmt(Engine):
         public_hands = state.cfg.mode == "logical"  # drafted face up
         for i in range(n):
             if i != seat:
+                pick = state.picked[i]
                 if not public_hands:
                     d["hands"][i] = None
-                d["picked"][i] = True if state.picked[i] is not None else None
+                elif pick is not None:
+                    # The pick leaves the hand at once, so the hand alone would tell it:
+                    # until the reveal it is shown back in the (public) hand.
+                    d["hands"][i] = sorted(state.hands[i] + (pick,))
+                d["picked"][i] = True if pick is not None else None
         d["hand_sizes"] = [len(h) for h in state.hands]
         d["to_act"] = self.to_act(state)
         return d

@@ -542,8 +542,9 @@ class VaranasiEngine(Engine):
             return None
         scores = list(state.scores)
         if state.opts.teams:
-            totals = _totals(state.opts, state.scores)
-            ranks = ranks_from_scores([totals[seat % 2] for seat in range(len(scores))])
+            # Two teams are ranked, not four seats: 1 and 2 (both 1 on equal totals).
+            team_ranks = ranks_from_scores(_totals(state.opts, state.scores))
+            ranks = [team_ranks[seat % 2] for seat in range(len(scores))]
         else:
             ranks = ranks_from_scores(scores)
         return {"scores": scores, "ranks": ranks}
