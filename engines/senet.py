@@ -14,10 +14,14 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
+    Chance,
+    Decision,
     Engine,
+    GameInfo,
     IllegalMove,
     Option,
     OptionError,
+    Word,
     check_options,
     ranks_from_scores,
     require_field,
@@ -294,6 +298,12 @@ class SenetEngine(Engine):
     id = "senet"
     min_players = 2
     max_players = 2
+    info = GameInfo(
+        id="senet", name="Senet", min_players=2, max_players=2,
+        decisions=(Decision(MOVE, ("move", "pass")), Decision(WATER, ("return", "try"))),
+        chance=Chance("throw", (THROW, TRY), listed=True),
+        sides=(Word("white"), Word("black")),
+    )
     option_spec = [
         Option("players", "int", 2, low=2, high=2, help="Senet is for two players"),
     ]
@@ -422,6 +432,10 @@ class SenetEngine(Engine):
         return IllegalMove("it is not your turn")
 
     # -- results and positions ---------------------------------------------------------
+    def standings(self, state: SenetState) -> list[float]:
+        """Stones borne off, the game's score."""
+        return list(state.off)
+
     def outcome(self, state: SenetState) -> dict | None:
         if state.phase != OVER:
             return None

@@ -12,7 +12,10 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
+    Chance,
+    Decision,
     Engine,
+    GameInfo,
     IllegalMove,
     Option,
     OptionError,
@@ -351,6 +354,17 @@ class SixNimmt(Engine):
     min_players = 2
     max_players = 10
     option_spec = OPTION_SPEC
+    info = GameInfo(
+        id="six_nimmt", name="6 nimmt!", min_players=2, max_players=10,
+        decisions=(
+            Decision(PICK, ("play",), simultaneous=True, private=True),
+            Decision(DRAFT, ("draft",)),
+            Decision(TAKE, ("take",)),
+            Decision(SIDE, ("place",)),
+        ),
+        # A deal names every hand: its move string must never be shown to a player.
+        chance=Chance("deal", (DEAL,), secret=True),
+    )
 
     # ---- setup ---------------------------------------------------------------------------
 
@@ -620,6 +634,10 @@ class SixNimmt(Engine):
                      None)
 
     # ---- results and positions -------------------------------------------------------------
+
+    def standings(self, state: State) -> list[float]:
+        """Points left to each seat."""
+        return list(state.points)
 
     def outcome(self, state: State) -> dict | None:
         if state.phase != OVER:

@@ -13,7 +13,10 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
+    Chance,
+    Decision,
     Engine,
+    GameInfo,
     IllegalMove,
     Option,
     OptionError,
@@ -235,6 +238,11 @@ class VaranasiEngine(Engine):
     id = "varanasi"
     min_players = 2
     max_players = 4
+    info = GameInfo(
+        id="varanasi", name="Varanasi", min_players=2, max_players=4,
+        decisions=(Decision(PHASE_NAMES[PLAY], ("move", "take")),),
+        chance=Chance("setup", (PHASE_NAMES[SETUP],)),
+    )
     option_spec = [
         Option(
             "colours", "int", 3, low=3, high=6,
@@ -536,6 +544,14 @@ class VaranasiEngine(Engine):
         return VaranasiState(opts, set_no, SETUP, (), (set_no - 1) % n, ((),) * n, scores)
 
     # -- results and positions ----------------------------------------------------------------
+
+    def standings(self, state: VaranasiState) -> list[float]:
+        """Each seat's total over the finished sets."""
+        return list(state.scores)
+
+    def teams(self, options: dict[str, Any]) -> list[list[int]] | None:
+        """Doubles: seats 0 and 2 against 1 and 3."""
+        return [[0, 2], [1, 3]] if options.get("teams") else None
 
     def outcome(self, state: VaranasiState) -> dict | None:
         if state.phase != OVER:
