@@ -61,11 +61,11 @@ def _view_lines(eng, state, position: dict) -> list[str]:
 def playthrough(game: str, players: int, options: dict[str, Any] | None, seed: int) -> str:
     """The text of one seeded game."""
     eng = get_engine(game)
-    state = eng.new(players, options)
+    final = eng.new(players, options)
     lines = [f"game: {game}", f"players: {players}", f"seed: {seed}",
-             f"options: {_json(eng.dump(state)['options'])}", ""]
+             f"options: {_json(eng.dump(final)['options'])}", ""]
     ply = 0
-    for state, actor, move in random_steps(eng, state, random.Random(seed)):
+    for state, actor, move in random_steps(eng, final, random.Random(seed)):
         position = eng.dump(state)
         actors = eng.to_act(state)
         lines += [f"# ply {ply}", f"position: {_json(position)}", f"to_act: {actors}"]
@@ -79,10 +79,10 @@ def playthrough(game: str, players: int, options: dict[str, Any] | None, seed: i
         lines += _view_lines(eng, state, position)
         after, events = eng.apply_events(state, actor, move)
         lines += [f"move: {actor} {move}", f"events: {_json(events)}", ""]
-        state = after
+        final = after
         ply += 1
-    lines += [f"# end after {ply} moves", f"position: {_json(eng.dump(state))}",
-              f"outcome: {_json(eng.outcome(state))}", ""]
+    lines += [f"# end after {ply} moves", f"position: {_json(eng.dump(final))}",
+              f"outcome: {_json(eng.outcome(final))}", ""]
     return "\n".join(lines)
 
 
