@@ -1,6 +1,6 @@
 """Cows and Leopards: a hunt game of 24 cows (seat 0) against 2 leopards (seat 1).
 
-Implements ../shared/rules/cows_leopards.md. The boards live in data/cows_leopards_boards.json
+Implements docs/rules/cows_leopards.md. The boards live in data/cows_leopards_boards.json
 (points and drawn lines); adjacency and jumps are derived from that data here.
 
 A state is a plain tuple, so it is immutable and cheap to build in random playouts:

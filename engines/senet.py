@@ -1,4 +1,4 @@
-"""Senet as played on Board Game Arena: ../shared/rules/senet.md, implemented literally.
+"""Senet as played on Board Game Arena: docs/rules/senet.md, implemented literally.
 
 The state is a small immutable-by-convention object holding the 30-character board string of
 the position JSON. Speed matters (random playouts for the computer players), so the legal

@@ -1,4 +1,4 @@
-"""6 nimmt! (engine id "six_nimmt"): the rules of ../shared/rules/six_nimmt.md.
+"""6 nimmt! (engine id "six_nimmt"): the rules of docs/rules/six_nimmt.md.
 
 Speed matters (random playouts for computer players), so the state is a small __slots__
 object of tuples, move strings are looked up in prebuilt dicts instead of being parsed, and

@@ -1,4 +1,4 @@
-"""Varanasi (../shared/rules/varanasi.md): an impartial Nim relative played on towers of discs.
+"""Varanasi (docs/rules/varanasi.md): an impartial Nim relative played on towers of discs.
 
 The state is compact and immutable so that random playouts stay fast: towers are tuples of
 disc ints (bottom first), a disc being `size << 3 | colour` (size 1..4, colour 0..5 in the

@@ -1,4 +1,4 @@
-"""Cows and Leopards (../shared/rules/cows_leopards.md): boards, rules, options, positions."""
+"""Cows and Leopards (docs/rules/cows_leopards.md): boards, rules, options, positions."""
 
 from __future__ import annotations
 

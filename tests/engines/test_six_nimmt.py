@@ -1,4 +1,4 @@
-"""6 nimmt!: every rule and option of ../shared/rules/six_nimmt.md, the seed's worked examples,
+"""6 nimmt!: every rule and option of docs/rules/six_nimmt.md, the seed's worked examples,
 illegal moves, positions, views and a seeded property loop over random games."""
 
 from __future__ import annotations

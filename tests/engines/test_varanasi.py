@@ -1,4 +1,4 @@
-"""Varanasi rules (../shared/rules/varanasi.md), its options, positions, the Grundy helper and a
+"""Varanasi rules (docs/rules/varanasi.md), its options, positions, the Grundy helper and a
 seeded random-game loop over many option sets."""
 
 from __future__ import annotations
