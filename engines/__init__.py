@@ -8,18 +8,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from engines.base import (
-    CHANCE,
-    Chance,
-    Decision,
-    Engine,
-    GameInfo,
-    IllegalMove,
-    MovePart,
-    Option,
-    OptionError,
-    ranks_from_scores,
-)
+from engines.base import CHANCE, Engine, IllegalMove, Option, OptionError, ranks_from_scores
+from engines.info import Chance, Decision, GameInfo
 
 GAME_IDS = ("varanasi", "six_nimmt", "senet", "cows_leopards")  # the built-in games
 
@@ -67,7 +57,6 @@ __all__ = [
     "Engine",
     "GameInfo",
     "IllegalMove",
-    "MovePart",
     "Option",
     "OptionError",
     "game_ids",

@@ -20,9 +20,7 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
-    Decision,
     Engine,
-    GameInfo,
     IllegalMove,
     MovePart,
     Option,
@@ -31,6 +29,7 @@ from engines.base import (
     check_options,
     require_field,
 )
+from engines.info import Decision, GameInfo
 
 GAME_ID = "cows_leopards"
 COWS = 24

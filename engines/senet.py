@@ -14,10 +14,7 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
-    Chance,
-    Decision,
     Engine,
-    GameInfo,
     IllegalMove,
     Option,
     OptionError,
@@ -26,6 +23,7 @@ from engines.base import (
     ranks_from_scores,
     require_field,
 )
+from engines.info import Chance, Decision, GameInfo
 
 # Phases, as in the position JSON.
 THROW = "throw"  # chance throws for `turn`

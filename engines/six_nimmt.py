@@ -12,10 +12,7 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
-    Chance,
-    Decision,
     Engine,
-    GameInfo,
     IllegalMove,
     Option,
     OptionError,
@@ -24,6 +21,7 @@ from engines.base import (
     ranks_from_scores,
     require_field,
 )
+from engines.info import Chance, Decision, GameInfo
 
 DECK = 104
 HAND = 10

@@ -13,10 +13,7 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
-    Chance,
-    Decision,
     Engine,
-    GameInfo,
     IllegalMove,
     Option,
     OptionError,
@@ -25,6 +22,7 @@ from engines.base import (
     ranks_from_scores,
     require_field,
 )
+from engines.info import Chance, Decision, GameInfo
 
 COLOUR_LETTERS = "rbgywk"
 COLOUR_NAMES = tuple(map(Word, ("red", "blue", "green", "yellow", "white", "black")))
