@@ -212,6 +212,34 @@ def _side_message(card: int, ends: list[tuple[int, str]]) -> IllegalMove:
     )
 
 
+def _take_row(rows: list, pts: list, seat: int, card: int, r: int, reason: str,
+              ev: list | None) -> None:
+    """`seat` takes row r (its bullheads come off their points) and `card` starts it anew."""
+    taken = rows[r]
+    bulls = 0
+    for x in taken:
+        bulls += BULL[x]
+    pts[seat] -= bulls
+    rows[r] = [card]
+    if ev is not None:
+        ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1, "cards": taken,
+                   "bullheads": bulls, "reason": reason})
+
+
+def _put(rows: list, pts: list, seat: int, card: int, r: int, end: str, ev: list | None) -> None:
+    """`card` joins row r at `end`, or, as the sixth card, takes the row and starts it."""
+    row = rows[r]
+    if len(row) == ROW_LIMIT:
+        _take_row(rows, pts, seat, card, r, "sixth", ev)
+        return
+    if end == "right":
+        row.append(card)
+    else:
+        row.insert(0, card)
+    if ev is not None:
+        ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1, "end": end})
+
+
 def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: list,
          ev: list | None) -> State:
     """Place revealed cards queue[start:] in order; stop where a player must choose.
@@ -239,26 +267,8 @@ def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: 
             if r < 0:
                 return _stop(cfg, rnd, rows, hands, queue, i, pts, ev, TAKE, None)
             end = "right"
-        row = rows[r]
-        if len(row) == ROW_LIMIT:
-            taken = 0
-            for x in row:
-                taken += BULL[x]
-            pts[seat] -= taken
-            rows[r] = [card]
-            ends[r] = card
-            if ev is not None:
-                ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1,
-                           "cards": row, "bullheads": taken, "reason": "sixth"})
-        else:
-            if end == "right":
-                row.append(card)
-                ends[r] = card
-            else:
-                row.insert(0, card)
-            if ev is not None:
-                ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1,
-                           "end": end})
+        _put(rows, pts, seat, card, r, end, ev)
+        ends[r] = rows[r][-1]
     # Every card of the turn is placed. All hands have the same size after a turn.
     if hands[0]:
         n = cfg.n
@@ -492,13 +502,7 @@ class SixNimmt(Engine):
             if r is None:
                 self._bad_row(move)
                 raise _no_fit_message(cfg, card)
-            taken = rows[r]
-            b = sum(BULL[x] for x in taken)
-            pts[seat] -= b
-            rows[r] = [card]
-            if ev is not None:
-                ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1,
-                           "cards": taken, "bullheads": b, "reason": "lowest"})
+            _take_row(rows, pts, seat, card, r, "lowest", ev)
         else:
             ends, _ = _pro_ends(st.rows, card)
             choice = _PLACE.get(move)
@@ -529,23 +533,7 @@ class SixNimmt(Engine):
     @staticmethod
     def _place_chosen(cfg, st, rows, pts, queue, choice, ev) -> State:
         card, seat = queue[0]
-        r, end = choice
-        row = rows[r]
-        if len(row) == ROW_LIMIT:
-            b = sum(BULL[x] for x in row)
-            pts[seat] -= b
-            rows[r] = [card]
-            if ev is not None:
-                ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1,
-                           "cards": row, "bullheads": b, "reason": "sixth"})
-        else:
-            if end == "right":
-                row.append(card)
-            else:
-                row.insert(0, card)
-            if ev is not None:
-                ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1,
-                           "end": end})
+        _put(rows, pts, seat, card, *choice, ev)
         return _run(cfg, st.round, rows, st.hands, queue, 1, pts, ev)
 
     def _deal(self, st: State, move: str, ev: list | None) -> State:
