@@ -51,3 +51,26 @@ def random_game(
 ) -> list[tuple[Any, int, str]]:
     """Every (state, actor, move) of one random game from the start."""
     return list(random_steps(eng, eng.new(players, options), rng))
+
+
+def play_with(
+    eng: Engine, state: Any, rng: random.Random, choose: Callable[[Any, int, int], str],
+    limit: int = 20_000,
+) -> Any:
+    """Play `state` to the end: chance drawn by the engine with `rng`, every seat's move from
+    `choose(state, actor, ply)` (ply counts the seats' moves from 1), which must be legal.
+    Returns the final state."""
+    ply = 0
+    for _ in range(limit):
+        actors = eng.to_act(state)
+        if not actors:
+            return state
+        actor = actors[0]
+        if actor == CHANCE:
+            move = eng.sample_chance(state, rng)
+        else:
+            ply += 1
+            move = choose(state, actor, ply)
+            assert move in eng.legal_moves(state, actor), (eng.view(state, actor), move)
+        state = eng.apply(state, actor, move)
+    raise AssertionError(f"{eng.id}: the game did not end in {limit} moves")
