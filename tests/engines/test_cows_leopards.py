@@ -382,32 +382,15 @@ def test_cows_cannot_move_until_all_dropped() -> None:
         ENG.apply(state, 0, "d4-d5")
 
 
+# 23 cows on board B, leaving the leopards room: one more drop ends the cows' drops.
+TWENTY_THREE_COWS = (
+    "a3", "a5", "a7", "b4", "b5", "b6", "c1", "c3", "c4", "c5", "c6", "c7", "c9", "d2", "d3",
+    "d4", "d5", "d6", "d7", "d8", "e1", "e2", "e3",
+)
+
+
 def test_cows_step_after_the_last_drop() -> None:
-    cows = [
-        "a3",
-        "a5",
-        "a7",
-        "b4",
-        "b5",
-        "b6",
-        "c1",
-        "c3",
-        "c4",
-        "c5",
-        "c6",
-        "c7",
-        "c9",
-        "d2",
-        "d3",
-        "d4",
-        "d5",
-        "d6",
-        "d7",
-        "d8",
-        "e1",
-        "e2",
-        "e3",
-    ]
+    cows = list(TWENTY_THREE_COWS)
     state = ENG.load(position(cows=cows, hand={"cows": 1, "leopards": 0}, leopards=["e5", "g5"]))
     state = play(state, "drop i5")
     assert ENG.dump(state)["hand"] == {"cows": 0, "leopards": 0}
@@ -578,31 +561,7 @@ def test_stuck_cows_lose() -> None:
 
 
 def test_quiet_counter_and_draw() -> None:
-    cows = [
-        "a3",
-        "a5",
-        "a7",
-        "b4",
-        "b5",
-        "b6",
-        "c1",
-        "c3",
-        "c4",
-        "c5",
-        "c6",
-        "c7",
-        "c9",
-        "d2",
-        "d3",
-        "d4",
-        "d5",
-        "d6",
-        "d7",
-        "d8",
-        "e1",
-        "e2",
-        "e3",
-    ]
+    cows = list(TWENTY_THREE_COWS)
     state = ENG.load(
         position(cows=cows, hand={"cows": 1, "leopards": 1}, options={"quiet_limit": 10})
     )
@@ -645,31 +604,7 @@ def test_a_capture_resets_quiet() -> None:
 
 
 def test_leopard_deadline() -> None:
-    cows = [
-        "a3",
-        "a5",
-        "a7",
-        "b4",
-        "b5",
-        "b6",
-        "c1",
-        "c3",
-        "c4",
-        "c5",
-        "c6",
-        "c7",
-        "c9",
-        "d2",
-        "d3",
-        "d4",
-        "d5",
-        "d6",
-        "d7",
-        "d8",
-        "e1",
-        "e2",
-        "e3",
-    ]
+    cows = list(TWENTY_THREE_COWS)
     pos = position(cows=cows, hand={"cows": 1, "leopards": 1}, quiet=0)
     pos["cows"].remove("d4")
     pos["cows"].append("e6")

@@ -12,6 +12,7 @@ import pytest
 
 from engines import CHANCE, IllegalMove, get_engine, ranks_from_scores
 from engines.six_nimmt import bullheads
+from tests.helpers.playout import play_random
 
 E = get_engine("six_nimmt")
 
@@ -64,19 +65,9 @@ def placed(events):
     return out
 
 
-def auto(state, rng, stop=lambda s: False, limit=20_000):
+def auto(state, rng, stop=lambda s: False):
     """Random legal play until `stop(state)` or the game ends."""
-    for _ in range(limit):
-        actors = E.to_act(state)
-        if not actors or stop(state):
-            return state
-        actor = actors[0]
-        if actor == CHANCE:
-            move = E.sample_chance(state, rng)
-        else:
-            move = rng.choice(E.legal_moves(state, actor))
-        state = E.apply(state, actor, move)
-    raise AssertionError("game did not end")
+    return play_random(E, state, rng, stop)
 
 
 def deal_move(n, rows, hands=None):

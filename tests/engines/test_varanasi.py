@@ -10,6 +10,7 @@ import pytest
 from engines import CHANCE, IllegalMove, get_engine
 from engines.varanasi import COLOUR_LETTERS, VaranasiState, parse_tower
 from engines.varanasi_grundy import canonical, grundy, tower_code
+from tests.helpers.playout import random_steps
 
 ENG = get_engine("varanasi")
 
@@ -367,13 +368,10 @@ def test_each_set_is_begun_by_the_next_seat() -> None:
     state = ENG.new(3, {"sets": 4, "colours": 3})
     rng = random.Random(3)
     starters = []
-    while ENG.to_act(state):
-        actor = ENG.to_act(state)[0]
+    for before, actor, move in random_steps(ENG, state, rng):
+        state = ENG.apply(before, actor, move)
         if actor == CHANCE:
-            state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
             starters.append(ENG.to_act(state)[0])
-        else:
-            state = ENG.apply(state, actor, rng.choice(ENG.legal_moves(state, actor)))
     assert starters == [0, 1, 2, 0]
     assert ENG.dump(state)["set"] == 4
 
