@@ -652,23 +652,17 @@ def test_events_of_drops_and_steps() -> None:
 # ----- positions -----
 
 
+# The documented keys of a position, in the order `dump` writes them.
+FIELDS = ("game", "options", "cows", "leopards", "hand", "captured", "turn", "quiet", "phase")
+
+
 def test_dump_load_view() -> None:
     pos = position(cows=["e4", "d4"], hand={"cows": 22, "leopards": 1}, turn=1)
     state = ENG.load(pos)
     dumped = ENG.dump(state)
     assert dumped["cows"] == ["d4", "e4"]
     assert ENG.dump(ENG.load(dumped)) == dumped
-    assert list(dumped) == [
-        "game",
-        "options",
-        "cows",
-        "leopards",
-        "hand",
-        "captured",
-        "turn",
-        "quiet",
-        "phase",
-    ]
+    assert list(dumped) == list(FIELDS)
     view = ENG.view(state, None)
     assert view.pop("to_act") == [1]
     assert view == dumped
@@ -750,17 +744,7 @@ def test_load_rejects_by_field(changes: dict, field: str) -> None:
 
 
 def test_load_rejects_missing_fields_and_other_impossibilities() -> None:
-    for name in (
-        "game",
-        "options",
-        "cows",
-        "leopards",
-        "hand",
-        "captured",
-        "turn",
-        "quiet",
-        "phase",
-    ):
+    for name in FIELDS:
         pos = position()
         del pos[name]
         with pytest.raises(ValueError, match=name):

@@ -74,3 +74,21 @@ def play_with(
             assert move in eng.legal_moves(state, actor), (eng.view(state, actor), move)
         state = eng.apply(state, actor, move)
     raise AssertionError(f"{eng.id}: the game did not end in {limit} moves")
+
+
+def play_events_until(
+    eng: Engine, state: Any, rng: random.Random,
+    stop: Callable[[Any, list[dict]], bool] | None = None, limit: int = 3000,
+) -> tuple[Any, list[dict]]:
+    """Random legal play from `state`; stops after the first move whose events satisfy
+    `stop(state, events)`, or at the end. Returns (state, events of the last move)."""
+    events: list[dict] = []
+    for _ in range(limit):
+        if stop is not None and events and stop(state, events):
+            break
+        actors = eng.to_act(state)
+        if not actors:
+            break
+        actor = actors[0]
+        state, events = eng.apply_events(state, actor, random_move(eng, state, actor, rng))
+    return state, events
