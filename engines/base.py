@@ -1,10 +1,13 @@
-"""What every engine shares: the chance actor, the illegal-move error, option checking, ranks."""
+"""What every engine shares: the chance actor, the illegal-move error, option checking, ranks,
+and the `GameInfo` record through which the bot learns about a game without re-deriving rules."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 from typing import Any
+
+from engines.info import GameInfo
 
 CHANCE = -1
 
@@ -102,6 +105,29 @@ def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> lis
     return [1 + sum(1 for other in scores if sign * other < sign * s) for s in scores]
 
 
+MovePart = str | int
+
+
+def parse_move_words(move: str) -> tuple[MovePart, ...]:
+    """The parts of a move written as words: the kind, then each word, numbers as ints
+    ("place 2 left" -> ("place", 2, "left")). Syntax only: legality is `legal_moves`'."""
+    words = move.split(" ") if isinstance(move, str) else [""]
+    if not all(words) or not move.isprintable():
+        raise ValueError(f"{move!r} is not a move string")
+    parts: list[MovePart] = []
+    for word in words:
+        canonical_number = word.isascii() and word.isdigit() and str(int(word)) == word
+        parts.append(int(word) if canonical_number and parts else word)
+    return tuple(parts)
+
+
+def format_move_words(parts: tuple[MovePart, ...] | list[MovePart]) -> str:
+    """The inverse of `parse_move_words`."""
+    if not parts or not isinstance(parts[0], str):
+        raise ValueError(f"{parts!r}: a move starts with its kind")
+    return " ".join(str(p) for p in parts)
+
+
 def require_field(position: dict, name: str) -> Any:
     if not isinstance(position, dict):
         raise ValueError("position must be a JSON object")
@@ -111,17 +137,66 @@ def require_field(position: dict, name: str) -> Any:
 
 
 class Engine:
-    """The contract of ../shared/rules/engine-contract.md; each game overrides every method.
+    """The contract of docs/rules/engine-contract.md; each game overrides every method.
 
     Beyond the contract, `apply_events` returns the next state with a list of JSON-able event
     dicts (each with a "type") saying what happened, for narration and drawing; `apply` may be
-    a faster path that records nothing. `option_spec` lists the options for the bot's forms.
+    a faster path that records nothing. `option_spec` lists the options for the bot's forms;
+    `info` says what the bot must know (names, sides, which decisions are simultaneous or
+    private, how chance acts); `parse_move`/`format_move` split and join move strings;
+    `standings`, `teams` and `resigned_outcome` give results without re-deriving rules.
     """
 
     id: str = ""
     min_players: int = 2
     max_players: int = 2
     option_spec: list[Option] = []
+    info: GameInfo
+
+    # ---- moves as parts -------------------------------------------------------------------
+
+    def parse_move(self, move: str) -> tuple[MovePart, ...]:
+        """A move string as (kind, *parts), numbers as ints; ValueError if it is not written
+        like a move of this game. Syntax only: whether it is legal is `legal_moves`'."""
+        return parse_move_words(move)
+
+    def format_move(self, parts: tuple[MovePart, ...] | list[MovePart]) -> str:
+        """The move string of `parts` (the inverse of `parse_move`)."""
+        return format_move_words(parts)
+
+    # ---- results --------------------------------------------------------------------------
+
+    def standings(self, state: Any) -> list[float] | None:
+        """Each seat's score so far (higher is better) where the game keeps one, else None."""
+        return None
+
+    def teams(self, options: dict[str, Any]) -> list[list[int]] | None:
+        """The seats playing together (ranked as one), or None when everyone plays alone."""
+        return None
+
+    def resigned_outcome(self, state: Any, seat: int) -> dict:
+        """The outcome when `seat` resigns: it (and its partners) rank last; the others keep
+        the order of `standings`, or share first place where the game keeps no score."""
+        options = self.dump(state)["options"]
+        players = options["players"]
+        scores = self.standings(state)
+        teams = self.teams(options) or [[s] for s in range(players)]
+        losing = next(team for team in teams if seat in team)
+        others = [team for team in teams if team is not losing]
+        ranks = [len(others) + 1] * players
+        if scores is not None:
+            totals = [sum(scores[s] for s in team) for team in others]
+            team_ranks = ranks_from_scores(totals)
+        else:
+            team_ranks = [1] * len(others)
+        for team, rank in zip(others, team_ranks, strict=True):
+            for s in team:
+                ranks[s] = rank
+        return {
+            "scores": scores if scores is not None else [None] * players,
+            "ranks": ranks,
+            "resigned": [seat],
+        }
 
     def default_options(self, players: int) -> dict[str, Any]:
         raise NotImplementedError

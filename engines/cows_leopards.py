@@ -1,6 +1,6 @@
 """Cows and Leopards: a hunt game of 24 cows (seat 0) against 2 leopards (seat 1).
 
-Implements ../shared/rules/cows_leopards.md. The boards live in data/cows_leopards_boards.json
+Implements docs/rules/cows_leopards.md. The boards live in data/cows_leopards_boards.json
 (points and drawn lines); adjacency and jumps are derived from that data here.
 
 A state is a plain tuple, so it is immutable and cheap to build in random playouts:
@@ -22,17 +22,21 @@ from engines.base import (
     CHANCE,
     Engine,
     IllegalMove,
+    MovePart,
     Option,
     OptionError,
+    Word,
     check_options,
     require_field,
 )
+from engines.info import Decision, GameInfo
 
 GAME_ID = "cows_leopards"
 COWS = 24
 _DATA_FILE = Path(__file__).resolve().parent / "data" / "cows_leopards_boards.json"
 _NAME = re.compile(r"[a-i][1-9]")
 _SIDE = ("cows", "leopards")
+_STEP_MOVE = re.compile(r"([a-i][1-9])([-x])([a-i][1-9])")
 
 State = tuple  # (cows, leopards, cows_hand, leopards_hand, captured, turn, quiet, reason, cfg)
 
@@ -305,6 +309,11 @@ class CowsLeopards(Engine):
     id = GAME_ID
     min_players = 2
     max_players = 2
+    info = GameInfo(
+        id=GAME_ID, name="Cows and Leopards", min_players=2, max_players=2,
+        decisions=(Decision("play", ("drop", "step", "jump")),),
+        sides=tuple(map(Word, _SIDE)),
+    )
     option_spec = [
         Option(
             "board",
@@ -339,6 +348,25 @@ class CowsLeopards(Engine):
             "end the game in a draw",
         ),
     ]
+
+    # ----- moves as parts -----
+    def parse_move(self, move: str) -> tuple[MovePart, ...]:
+        """("drop", P), ("step", P, Q) for "P-Q", ("jump", P, Q) for "PxQ"."""
+        if isinstance(move, str):
+            if move.startswith("drop ") and _NAME.fullmatch(move[5:]):
+                return ("drop", move[5:])
+            m = _STEP_MOVE.fullmatch(move)
+            if m:
+                return ("step" if m[2] == "-" else "jump", m[1], m[3])
+        raise ValueError(f"{move!r} is not a move: write 'drop P', 'P-Q' or 'PxQ'")
+
+    def format_move(self, parts: tuple[MovePart, ...] | list[MovePart]) -> str:
+        kind, *points = parts
+        if kind == "drop" and len(points) == 1:
+            return f"drop {points[0]}"
+        if kind in ("step", "jump") and len(points) == 2:
+            return f"{points[0]}{'-' if kind == 'step' else 'x'}{points[1]}"
+        raise ValueError(f"{parts!r} is not a move")
 
     # ----- options and start -----
     def default_options(self, players: int) -> dict[str, Any]:

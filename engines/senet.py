@@ -1,4 +1,4 @@
-"""Senet as played on Board Game Arena: ../shared/rules/senet.md, implemented literally.
+"""Senet as played on Board Game Arena: docs/rules/senet.md, implemented literally.
 
 The state is a small immutable-by-convention object holding the 30-character board string of
 the position JSON. Speed matters (random playouts for the computer players), so the legal
@@ -18,10 +18,12 @@ from engines.base import (
     IllegalMove,
     Option,
     OptionError,
+    Word,
     check_options,
     ranks_from_scores,
     require_field,
 )
+from engines.info import Chance, Decision, GameInfo
 
 # Phases, as in the position JSON.
 THROW = "throw"  # chance throws for `turn`
@@ -294,6 +296,12 @@ class SenetEngine(Engine):
     id = "senet"
     min_players = 2
     max_players = 2
+    info = GameInfo(
+        id="senet", name="Senet", min_players=2, max_players=2,
+        decisions=(Decision(MOVE, ("move", "pass")), Decision(WATER, ("return", "try"))),
+        chance=Chance("throw", (THROW, TRY), listed=True),
+        sides=(Word("white"), Word("black")),
+    )
     option_spec = [
         Option("players", "int", 2, low=2, high=2, help="Senet is for two players"),
     ]
@@ -422,6 +430,10 @@ class SenetEngine(Engine):
         return IllegalMove("it is not your turn")
 
     # -- results and positions ---------------------------------------------------------
+    def standings(self, state: SenetState) -> list[float]:
+        """Stones borne off, the game's score."""
+        return list(state.off)
+
     def outcome(self, state: SenetState) -> dict | None:
         if state.phase != OVER:
             return None

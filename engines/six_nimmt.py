@@ -1,4 +1,4 @@
-"""6 nimmt! (engine id "six_nimmt"): the rules of ../shared/rules/six_nimmt.md.
+"""6 nimmt! (engine id "six_nimmt"): the rules of docs/rules/six_nimmt.md.
 
 Speed matters (random playouts for computer players), so the state is a small __slots__
 object of tuples, move strings are looked up in prebuilt dicts instead of being parsed, and
@@ -21,6 +21,7 @@ from engines.base import (
     ranks_from_scores,
     require_field,
 )
+from engines.info import Chance, Decision, GameInfo
 
 DECK = 104
 HAND = 10
@@ -211,6 +212,34 @@ def _side_message(card: int, ends: list[tuple[int, str]]) -> IllegalMove:
     )
 
 
+def _take_row(rows: list, pts: list, seat: int, card: int, r: int, reason: str,
+              ev: list | None) -> None:
+    """`seat` takes row r (its bullheads come off their points) and `card` starts it anew."""
+    taken = rows[r]
+    bulls = 0
+    for x in taken:
+        bulls += BULL[x]
+    pts[seat] -= bulls
+    rows[r] = [card]
+    if ev is not None:
+        ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1, "cards": taken,
+                   "bullheads": bulls, "reason": reason})
+
+
+def _put(rows: list, pts: list, seat: int, card: int, r: int, end: str, ev: list | None) -> None:
+    """`card` joins row r at `end`, or, as the sixth card, takes the row and starts it."""
+    row = rows[r]
+    if len(row) == ROW_LIMIT:
+        _take_row(rows, pts, seat, card, r, "sixth", ev)
+        return
+    if end == "right":
+        row.append(card)
+    else:
+        row.insert(0, card)
+    if ev is not None:
+        ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1, "end": end})
+
+
 def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: list,
          ev: list | None) -> State:
     """Place revealed cards queue[start:] in order; stop where a player must choose.
@@ -238,26 +267,8 @@ def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: 
             if r < 0:
                 return _stop(cfg, rnd, rows, hands, queue, i, pts, ev, TAKE, None)
             end = "right"
-        row = rows[r]
-        if len(row) == ROW_LIMIT:
-            taken = 0
-            for x in row:
-                taken += BULL[x]
-            pts[seat] -= taken
-            rows[r] = [card]
-            ends[r] = card
-            if ev is not None:
-                ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1,
-                           "cards": row, "bullheads": taken, "reason": "sixth"})
-        else:
-            if end == "right":
-                row.append(card)
-                ends[r] = card
-            else:
-                row.insert(0, card)
-            if ev is not None:
-                ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1,
-                           "end": end})
+        _put(rows, pts, seat, card, r, end, ev)
+        ends[r] = rows[r][-1]
     # Every card of the turn is placed. All hands have the same size after a turn.
     if hands[0]:
         n = cfg.n
@@ -351,6 +362,17 @@ class SixNimmt(Engine):
     min_players = 2
     max_players = 10
     option_spec = OPTION_SPEC
+    info = GameInfo(
+        id="six_nimmt", name="6 nimmt!", min_players=2, max_players=10,
+        decisions=(
+            Decision(PICK, ("play",), simultaneous=True, private=True),
+            Decision(DRAFT, ("draft",)),
+            Decision(TAKE, ("take",)),
+            Decision(SIDE, ("place",)),
+        ),
+        # A deal names every hand: its move string must never be shown to a player.
+        chance=Chance("deal", (DEAL,), secret=True),
+    )
 
     # ---- setup ---------------------------------------------------------------------------
 
@@ -480,13 +502,7 @@ class SixNimmt(Engine):
             if r is None:
                 self._bad_row(move)
                 raise _no_fit_message(cfg, card)
-            taken = rows[r]
-            b = sum(BULL[x] for x in taken)
-            pts[seat] -= b
-            rows[r] = [card]
-            if ev is not None:
-                ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1,
-                           "cards": taken, "bullheads": b, "reason": "lowest"})
+            _take_row(rows, pts, seat, card, r, "lowest", ev)
         else:
             ends, _ = _pro_ends(st.rows, card)
             choice = _PLACE.get(move)
@@ -517,23 +533,7 @@ class SixNimmt(Engine):
     @staticmethod
     def _place_chosen(cfg, st, rows, pts, queue, choice, ev) -> State:
         card, seat = queue[0]
-        r, end = choice
-        row = rows[r]
-        if len(row) == ROW_LIMIT:
-            b = sum(BULL[x] for x in row)
-            pts[seat] -= b
-            rows[r] = [card]
-            if ev is not None:
-                ev.append({"type": "take", "seat": seat, "card": card, "row": r + 1,
-                           "cards": row, "bullheads": b, "reason": "sixth"})
-        else:
-            if end == "right":
-                row.append(card)
-            else:
-                row.insert(0, card)
-            if ev is not None:
-                ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1,
-                           "end": end})
+        _put(rows, pts, seat, card, *choice, ev)
         return _run(cfg, st.round, rows, st.hands, queue, 1, pts, ev)
 
     def _deal(self, st: State, move: str, ev: list | None) -> State:
@@ -621,6 +621,10 @@ class SixNimmt(Engine):
 
     # ---- results and positions -------------------------------------------------------------
 
+    def standings(self, state: State) -> list[float]:
+        """Points left to each seat."""
+        return list(state.points)
+
     def outcome(self, state: State) -> dict | None:
         if state.phase != OVER:
             return None
@@ -652,9 +656,14 @@ class SixNimmt(Engine):
         public_hands = state.cfg.mode == "logical"  # drafted face up
         for i in range(n):
             if i != seat:
+                pick = state.picked[i]
                 if not public_hands:
                     d["hands"][i] = None
-                d["picked"][i] = True if state.picked[i] is not None else None
+                elif pick is not None:
+                    # The pick leaves the hand at once, so the hand alone would tell it:
+                    # until the reveal it is shown back in the (public) hand.
+                    d["hands"][i] = sorted(state.hands[i] + (pick,))
+                d["picked"][i] = True if pick is not None else None
         d["hand_sizes"] = [len(h) for h in state.hands]
         d["to_act"] = self.to_act(state)
         return d

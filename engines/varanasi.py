@@ -1,4 +1,4 @@
-"""Varanasi (../shared/rules/varanasi.md): an impartial Nim relative played on towers of discs.
+"""Varanasi (docs/rules/varanasi.md): an impartial Nim relative played on towers of discs.
 
 The state is compact and immutable so that random playouts stay fast: towers are tuples of
 disc ints (bottom first), a disc being `size << 3 | colour` (size 1..4, colour 0..5 in the
@@ -22,6 +22,7 @@ from engines.base import (
     ranks_from_scores,
     require_field,
 )
+from engines.info import Chance, Decision, GameInfo
 
 COLOUR_LETTERS = "rbgywk"
 COLOUR_NAMES = tuple(map(Word, ("red", "blue", "green", "yellow", "white", "black")))
@@ -235,6 +236,11 @@ class VaranasiEngine(Engine):
     id = "varanasi"
     min_players = 2
     max_players = 4
+    info = GameInfo(
+        id="varanasi", name="Varanasi", min_players=2, max_players=4,
+        decisions=(Decision(PHASE_NAMES[PLAY], ("move", "take")),),
+        chance=Chance("setup", (PHASE_NAMES[SETUP],)),
+    )
     option_spec = [
         Option(
             "colours", "int", 3, low=3, high=6,
@@ -537,13 +543,22 @@ class VaranasiEngine(Engine):
 
     # -- results and positions ----------------------------------------------------------------
 
+    def standings(self, state: VaranasiState) -> list[float]:
+        """Each seat's total over the finished sets."""
+        return list(state.scores)
+
+    def teams(self, options: dict[str, Any]) -> list[list[int]] | None:
+        """Doubles: seats 0 and 2 against 1 and 3."""
+        return [[0, 2], [1, 3]] if options.get("teams") else None
+
     def outcome(self, state: VaranasiState) -> dict | None:
         if state.phase != OVER:
             return None
         scores = list(state.scores)
         if state.opts.teams:
-            totals = _totals(state.opts, state.scores)
-            ranks = ranks_from_scores([totals[seat % 2] for seat in range(len(scores))])
+            # Two teams are ranked, not four seats: 1 and 2 (both 1 on equal totals).
+            team_ranks = ranks_from_scores(_totals(state.opts, state.scores))
+            ranks = [team_ranks[seat % 2] for seat in range(len(scores))]
         else:
             ranks = ranks_from_scores(scores)
         return {"scores": scores, "ranks": ranks}

@@ -11,7 +11,8 @@
 - **Moves**: whenever a computer seat must act, the service plays it at once (like a
   taken-over seat, deadlines.py), with `engines.ai.choose_move` at the seat's level in a
   worker thread, seeded by `move_seed(table id, ply, seat)`; budget by level (BUDGETS).
-- **Hints**: `hint_move` is the hard level's suggestion for a seat, from that seat's view.
+- **Hints**: `TableService.hint` asks the HINT_LEVEL (hard) player for a seat's move, from
+  that seat's view.
 """
 
 from __future__ import annotations

@@ -434,10 +434,9 @@ class Table:
             for j in range(self.n):
                 if j == self.seat:
                     continue
-                if self.picked[j] is not None:
-                    opp.append(hidden)  # its face-down card is one of the unseen ones
-                else:
-                    opp.append(sorted(self.hands[j] or []))
+                # A face-down pick is still shown in its (public) hand until the reveal,
+                # so a seat that picked plays one of its hand's cards like the others.
+                opp.append(sorted(self.hands[j] or []))
             return Knowledge(None, 0, m, opp)
         seen = bytearray(self.top + 1)
         for c in range(1, self.top + 1):
@@ -559,8 +558,9 @@ def _sample(t: Table, rng: random.Random) -> tuple[World, dict[int, int]]:
     picks: dict[int, int] = {}
     if need_pick:
         if t.open:
-            for j in need_pick:  # one of the unseen cards, at random
-                picks[j] = hidden.pop()
+            for j in need_pick:  # the view shows the pick back in the hand: one of those
+                picks[j] = rng.choice(hands[j])
+                hands[j].remove(picks[j])
         else:
             # Give each seat that already picked one more card, and let the normal policy
             # choose which of its cards lies face down.

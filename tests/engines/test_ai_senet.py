@@ -10,6 +10,7 @@ import pytest
 from engines import CHANCE, get_engine
 from engines.ai import LEVELS, choose_move
 from engines.ai import senet as ai
+from tests.helpers.playout import play_with
 
 ENG = get_engine("senet")
 FAST = 0.005  # hard budget for the many-games tests: the minimum node count
@@ -27,23 +28,14 @@ def position(white=(), black=(), turn=0, phase="move", throw=None) -> dict:
 
 
 def play_game(levels: list[str], seed: int, budget: float = FAST, seen=None) -> dict:
-    rng = random.Random(seed)
-    state = ENG.new(2)
-    ply = 0
-    while ENG.to_act(state):
-        actor = ENG.to_act(state)[0]
-        if actor == CHANCE:
-            move = ENG.sample_chance(state, rng)
-        else:
-            ply += 1
-            legal = ENG.legal_moves(state, actor)
-            move = choose_move("senet", ENG.view(state, actor), actor, levels[actor],
-                               seed=seed * 1000 + ply, budget=budget)
-            assert move in legal
-            if seen is not None:
-                seen.add((levels[actor], move.split()[0]))
-        state = ENG.apply(state, actor, move)
-    return ENG.outcome(state)
+    def choose(state, actor: int, ply: int) -> str:
+        move = choose_move("senet", ENG.view(state, actor), actor, levels[actor],
+                           seed=seed * 1000 + ply, budget=budget)
+        if seen is not None:
+            seen.add((levels[actor], move.split()[0]))
+        return move
+
+    return ENG.outcome(play_with(ENG, ENG.new(2), random.Random(seed), choose))
 
 
 def test_every_level_plays_only_legal_moves() -> None:

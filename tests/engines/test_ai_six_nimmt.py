@@ -10,6 +10,7 @@ import pytest
 from engines import CHANCE, get_engine
 from engines.ai import LEVELS, choose_move
 from engines.ai import six_nimmt as ai
+from tests.helpers.playout import play_random, play_with
 
 ENG = get_engine("six_nimmt")
 FAST = 0.01  # hard budget for the many-games tests: a few dozen playouts
@@ -18,25 +19,16 @@ FAST = 0.01  # hard budget for the many-games tests: a few dozen playouts
 def play_game(players: int, options: dict, levels: list[str], seed: int,
               check=None) -> dict:
     """A whole seeded game; every decision is checked against the engine's legal moves."""
-    rng = random.Random(seed)
-    state = ENG.new(players, options)
-    ply = 0
-    while ENG.to_act(state):
-        actor = ENG.to_act(state)[0]
-        if actor == CHANCE:
-            move = ENG.sample_chance(state, rng)
-        else:
-            ply += 1
-            view = ENG.view(state, actor)
-            legal = ENG.legal_moves(state, actor)
-            assert ai.Table(view, actor).legal() == legal
-            move = choose_move("six_nimmt", view, actor, levels[actor], seed=seed * 1000 + ply,
-                               budget=FAST)
-            assert move in legal, (view, move)
-            if check is not None:
-                check(state, actor, move)
-        state = ENG.apply(state, actor, move)
-    return ENG.outcome(state)
+    def choose(state, actor: int, ply: int) -> str:
+        view = ENG.view(state, actor)
+        assert ai.Table(view, actor).legal() == ENG.legal_moves(state, actor)
+        move = choose_move("six_nimmt", view, actor, levels[actor], seed=seed * 1000 + ply,
+                           budget=FAST)
+        if check is not None and move in ENG.legal_moves(state, actor):
+            check(state, actor, move)
+        return move
+
+    return ENG.outcome(play_with(ENG, ENG.new(players, options), random.Random(seed), choose))
 
 
 @pytest.mark.parametrize("options", [
@@ -75,18 +67,13 @@ def test_take_and_side_choices_are_legal_at_every_level() -> None:
 def first_state(options: dict, players: int, seed: int, phase: str, seat: int = 0):
     """Random play until `seat` must act in `phase`."""
     rng = random.Random(seed)
+    def found(state) -> bool:
+        return ENG.to_act(state)[0] == seat and ENG.dump(state)["phase"] == phase
+
     for _ in range(200):
-        state = ENG.new(players, options)
-        while ENG.to_act(state):
-            actor = ENG.to_act(state)[0]
-            pos = ENG.dump(state)
-            if actor == seat and pos["phase"] == phase:
-                return state
-            if actor == CHANCE:
-                move = ENG.sample_chance(state, rng)
-            else:
-                move = rng.choice(ENG.legal_moves(state, actor))
-            state = ENG.apply(state, actor, move)
+        state = play_random(ENG, ENG.new(players, options), rng, found)
+        if ENG.to_act(state) and found(state):
+            return state
     raise AssertionError(f"no {phase} position found")
 
 

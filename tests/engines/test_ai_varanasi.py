@@ -13,6 +13,7 @@ from engines import CHANCE, get_engine
 from engines.ai import LEVELS, choose_move
 from engines.ai import varanasi as ai
 from engines.varanasi_grundy import grundy
+from tests.helpers.playout import play_with
 
 ENG = get_engine("varanasi")
 
@@ -76,21 +77,13 @@ def test_every_level_plays_legal_moves(
     rng = random.Random(players * 100 + len(options))
     for game in range(2):
         opts = {"sets": 1, **options}
-        state = ENG.new(players, opts)
         levels = [LEVELS[(seat + game) % 3] for seat in range(players)]
-        moves = 0
-        while ENG.to_act(state):
-            actor = ENG.to_act(state)[0]
-            if actor == CHANCE:
-                move = ENG.sample_chance(state, rng)
-            else:
-                legal = ENG.legal_moves(state, actor)
-                view = ENG.view(state, actor)
-                move = choose_move("varanasi", view, actor, levels[actor], seed=moves,
-                                   budget=1.0)
-                assert move in legal
-                moves += 1
-            state = ENG.apply(state, actor, move)
+
+        def choose(state, actor: int, ply: int, levels=levels) -> str:
+            return choose_move("varanasi", ENG.view(state, actor), actor, levels[actor],
+                               seed=ply - 1, budget=1.0)
+
+        state = play_with(ENG, ENG.new(players, opts), rng, choose)
         assert ENG.outcome(state) is not None
 
 
@@ -248,18 +241,11 @@ def test_normal_beats_easy() -> None:
     games = 24
     for game in range(games):
         levels = ["normal", "easy"] if game % 2 == 0 else ["easy", "normal"]
-        rng = random.Random(game // 2)
-        state = ENG.new(2, {"sets": 1})
-        ply = 0
-        while ENG.to_act(state):
-            actor = ENG.to_act(state)[0]
-            if actor == CHANCE:
-                move = ENG.sample_chance(state, rng)
-            else:
-                ply += 1
-                move = choose_move("varanasi", ENG.view(state, actor), actor, levels[actor],
-                                   seed=game * 1000 + ply)
-            state = ENG.apply(state, actor, move)
+        def choose(state, actor: int, ply: int, levels=levels, game=game) -> str:
+            return choose_move("varanasi", ENG.view(state, actor), actor, levels[actor],
+                               seed=game * 1000 + ply)
+
+        state = play_with(ENG, ENG.new(2, {"sets": 1}), random.Random(game // 2), choose)
         ranks = ENG.outcome(state)["ranks"]
         me = levels.index("normal")
         wins += 1.0 if ranks[me] < ranks[1 - me] else 0.5 if ranks[me] == ranks[1 - me] else 0

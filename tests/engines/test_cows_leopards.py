@@ -1,4 +1,4 @@
-"""Cows and Leopards (../shared/rules/cows_leopards.md): boards, rules, options, positions."""
+"""Cows and Leopards (docs/rules/cows_leopards.md): boards, rules, options, positions."""
 
 from __future__ import annotations
 
@@ -382,32 +382,15 @@ def test_cows_cannot_move_until_all_dropped() -> None:
         ENG.apply(state, 0, "d4-d5")
 
 
+# 23 cows on board B, leaving the leopards room: one more drop ends the cows' drops.
+TWENTY_THREE_COWS = (
+    "a3", "a5", "a7", "b4", "b5", "b6", "c1", "c3", "c4", "c5", "c6", "c7", "c9", "d2", "d3",
+    "d4", "d5", "d6", "d7", "d8", "e1", "e2", "e3",
+)
+
+
 def test_cows_step_after_the_last_drop() -> None:
-    cows = [
-        "a3",
-        "a5",
-        "a7",
-        "b4",
-        "b5",
-        "b6",
-        "c1",
-        "c3",
-        "c4",
-        "c5",
-        "c6",
-        "c7",
-        "c9",
-        "d2",
-        "d3",
-        "d4",
-        "d5",
-        "d6",
-        "d7",
-        "d8",
-        "e1",
-        "e2",
-        "e3",
-    ]
+    cows = list(TWENTY_THREE_COWS)
     state = ENG.load(position(cows=cows, hand={"cows": 1, "leopards": 0}, leopards=["e5", "g5"]))
     state = play(state, "drop i5")
     assert ENG.dump(state)["hand"] == {"cows": 0, "leopards": 0}
@@ -578,31 +561,7 @@ def test_stuck_cows_lose() -> None:
 
 
 def test_quiet_counter_and_draw() -> None:
-    cows = [
-        "a3",
-        "a5",
-        "a7",
-        "b4",
-        "b5",
-        "b6",
-        "c1",
-        "c3",
-        "c4",
-        "c5",
-        "c6",
-        "c7",
-        "c9",
-        "d2",
-        "d3",
-        "d4",
-        "d5",
-        "d6",
-        "d7",
-        "d8",
-        "e1",
-        "e2",
-        "e3",
-    ]
+    cows = list(TWENTY_THREE_COWS)
     state = ENG.load(
         position(cows=cows, hand={"cows": 1, "leopards": 1}, options={"quiet_limit": 10})
     )
@@ -645,31 +604,7 @@ def test_a_capture_resets_quiet() -> None:
 
 
 def test_leopard_deadline() -> None:
-    cows = [
-        "a3",
-        "a5",
-        "a7",
-        "b4",
-        "b5",
-        "b6",
-        "c1",
-        "c3",
-        "c4",
-        "c5",
-        "c6",
-        "c7",
-        "c9",
-        "d2",
-        "d3",
-        "d4",
-        "d5",
-        "d6",
-        "d7",
-        "d8",
-        "e1",
-        "e2",
-        "e3",
-    ]
+    cows = list(TWENTY_THREE_COWS)
     pos = position(cows=cows, hand={"cows": 1, "leopards": 1}, quiet=0)
     pos["cows"].remove("d4")
     pos["cows"].append("e6")
@@ -717,23 +652,17 @@ def test_events_of_drops_and_steps() -> None:
 # ----- positions -----
 
 
+# The documented keys of a position, in the order `dump` writes them.
+FIELDS = ("game", "options", "cows", "leopards", "hand", "captured", "turn", "quiet", "phase")
+
+
 def test_dump_load_view() -> None:
     pos = position(cows=["e4", "d4"], hand={"cows": 22, "leopards": 1}, turn=1)
     state = ENG.load(pos)
     dumped = ENG.dump(state)
     assert dumped["cows"] == ["d4", "e4"]
     assert ENG.dump(ENG.load(dumped)) == dumped
-    assert list(dumped) == [
-        "game",
-        "options",
-        "cows",
-        "leopards",
-        "hand",
-        "captured",
-        "turn",
-        "quiet",
-        "phase",
-    ]
+    assert list(dumped) == list(FIELDS)
     view = ENG.view(state, None)
     assert view.pop("to_act") == [1]
     assert view == dumped
@@ -815,17 +744,7 @@ def test_load_rejects_by_field(changes: dict, field: str) -> None:
 
 
 def test_load_rejects_missing_fields_and_other_impossibilities() -> None:
-    for name in (
-        "game",
-        "options",
-        "cows",
-        "leopards",
-        "hand",
-        "captured",
-        "turn",
-        "quiet",
-        "phase",
-    ):
+    for name in FIELDS:
         pos = position()
         del pos[name]
         with pytest.raises(ValueError, match=name):

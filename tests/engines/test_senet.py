@@ -1,4 +1,4 @@
-"""Senet rules (../shared/rules/senet.md), the seed page's examples, and a random-game loop."""
+"""Senet rules (docs/rules/senet.md), the seed page's examples, and a random-game loop."""
 
 from __future__ import annotations
 

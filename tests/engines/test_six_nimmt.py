@@ -1,4 +1,4 @@
-"""6 nimmt!: every rule and option of ../shared/rules/six_nimmt.md, the seed's worked examples,
+"""6 nimmt!: every rule and option of docs/rules/six_nimmt.md, the seed's worked examples,
 illegal moves, positions, views and a seeded property loop over random games."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 
 from engines import CHANCE, IllegalMove, get_engine, ranks_from_scores
 from engines.six_nimmt import bullheads
+from tests.helpers.playout import play_random
 
 E = get_engine("six_nimmt")
 
@@ -64,19 +65,9 @@ def placed(events):
     return out
 
 
-def auto(state, rng, stop=lambda s: False, limit=20_000):
+def auto(state, rng, stop=lambda s: False):
     """Random legal play until `stop(state)` or the game ends."""
-    for _ in range(limit):
-        actors = E.to_act(state)
-        if not actors or stop(state):
-            return state
-        actor = actors[0]
-        if actor == CHANCE:
-            move = E.sample_chance(state, rng)
-        else:
-            move = rng.choice(E.legal_moves(state, actor))
-        state = E.apply(state, actor, move)
-    raise AssertionError("game did not end")
+    return play_random(E, state, rng, stop)
 
 
 def deal_move(n, rows, hands=None):
@@ -423,10 +414,10 @@ def test_logical_draft_in_turn_order_leftovers_start_rows_ascending() -> None:
     p = E.dump(state)
     assert p["phase"] == "pick" and p["pool"] == [] and p["drafter"] is None
     assert p["hands"][0] == sorted([5] + order[1::2]) and len(p["hands"][1]) == 10
-    # Drafted hands are public; picks stay hidden.
+    # Drafted hands are public; picks stay hidden (still shown in the hand until the reveal).
     state = E.apply(state, 0, "play 5")
     view = E.view(state, 1)
-    assert view["hands"] == [[c for c in p["hands"][0] if c != 5], p["hands"][1]]
+    assert view["hands"] == [p["hands"][0], p["hands"][1]]
     assert view["picked"] == [True, None]
 
 
@@ -555,6 +546,26 @@ def test_views_hide_other_hands_and_face_down_picks() -> None:
     assert "47" not in json.dumps(spectator["picked"]) and "47" not in json.dumps(v1)
     with pytest.raises(ValueError):
         E.view(state, 3)
+
+
+def test_logical_views_do_not_determine_another_seats_pick() -> None:
+    # Hands are public in Logical, and a picked card leaves the hand at once: were the view
+    # to show that hand, the one missing card would be the pick.
+    base = position([[1], [2], [3], [4]], [[7, 9, 10, 12, 14, 16, 18, 20, 22, 24],
+                                           [5, 6, 8, 11, 13, 15, 17, 19, 21, 23]],
+                    cards="logical")
+    state = E.load(base)
+    assert E.to_act(state) == [0, 1]
+    picks = {}
+    for card in (9, 24, 7):
+        after = E.apply(state, 0, f"play {card}")
+        picks[card] = (E.view(after, 1), E.view(after, None))
+        assert E.view(after, 0)["picked"][0] == card  # one's own pick stays visible
+    views = list(picks.values())
+    assert all(v == views[0] for v in views[1:])
+    seen_by_1, spectator = views[0]
+    assert seen_by_1["hands"][0] == base["hands"][0] == spectator["hands"][0]
+    assert seen_by_1["picked"][0] is True
 
 
 def test_view_after_reveal_shows_the_revealed_cards_waiting() -> None:
@@ -737,7 +748,9 @@ def _check_views(state, p: dict, seat) -> None:
         if i == seat:
             assert v["hands"][i] == p["hands"][i] and v["picked"][i] == p["picked"][i]
         else:
-            assert v["hands"][i] == (p["hands"][i] if logical else None)
+            # Logical hands are public, but a face-down pick stays in its hand until the reveal.
+            hand = sorted(p["hands"][i] + ([p["picked"][i]] if p["picked"][i] else []))
+            assert v["hands"][i] == (hand if logical else None)
             assert v["picked"][i] is (None if p["picked"][i] is None else True)
     assert v["hand_sizes"] == [len(h) for h in p["hands"]]
     assert v["to_act"] == E.to_act(state)

@@ -1,4 +1,4 @@
-"""Varanasi rules (../shared/rules/varanasi.md), its options, positions, the Grundy helper and a
+"""Varanasi rules (docs/rules/varanasi.md), its options, positions, the Grundy helper and a
 seeded random-game loop over many option sets."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 from engines import CHANCE, IllegalMove, get_engine
 from engines.varanasi import COLOUR_LETTERS, VaranasiState, parse_tower
 from engines.varanasi_grundy import canonical, grundy, tower_code
+from tests.helpers.playout import random_steps
 
 ENG = get_engine("varanasi")
 
@@ -367,13 +368,10 @@ def test_each_set_is_begun_by_the_next_seat() -> None:
     state = ENG.new(3, {"sets": 4, "colours": 3})
     rng = random.Random(3)
     starters = []
-    while ENG.to_act(state):
-        actor = ENG.to_act(state)[0]
+    for before, actor, move in random_steps(ENG, state, rng):
+        state = ENG.apply(before, actor, move)
         if actor == CHANCE:
-            state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
             starters.append(ENG.to_act(state)[0])
-        else:
-            state = ENG.apply(state, actor, rng.choice(ENG.legal_moves(state, actor)))
     assert starters == [0, 1, 2, 0]
     assert ENG.dump(state)["set"] == 4
 
@@ -407,7 +405,7 @@ def team_taken() -> list[list[str]]:
 def test_teams_winner_scoring_and_team_ranks() -> None:
     after, events = finish(players=4, turn=0, taken=team_taken(), teams=True, sets=1)
     assert events[-2]["points"] == [3, 0, 0, 0]
-    assert ENG.outcome(after) == {"scores": [3, 0, 0, 0], "ranks": [1, 3, 1, 3]}
+    assert ENG.outcome(after) == {"scores": [3, 0, 0, 0], "ranks": [1, 2, 1, 2]}
 
 
 def test_teams_sum_scoring() -> None:
@@ -435,7 +433,20 @@ def test_team_target_counts_team_totals() -> None:
         players=4, turn=0, taken=team_taken(), teams=True, target=10, scores=[0, 4, 7, 5]
     )
     # team 0+2 reaches 3 + 7 = 10 although no seat has 10
-    assert ENG.outcome(after) == {"scores": [3, 4, 7, 5], "ranks": [1, 3, 1, 3]}
+    assert ENG.outcome(after) == {"scores": [3, 4, 7, 5], "ranks": [1, 2, 1, 2]}
+
+
+def test_doubles_rank_the_two_teams_first_and_second_or_both_first() -> None:
+    """Ranks are per team: the losing team is 2nd (not 3rd, as two seats would skip to)."""
+    after, events = finish(
+        players=4, turn=2, taken=team_taken(), teams=True, sets=1, scores=[0, 4, 0, 5]
+    )
+    assert ENG.outcome(after)["ranks"] == [2, 1, 2, 1]  # team 1+3: 9; team 0+2: 4
+    assert events[-1]["ranks"] == [2, 1, 2, 1]
+    tied, _ = finish(
+        players=4, turn=2, taken=team_taken(), teams=True, sets=1, scores=[0, 2, 0, 2]
+    )
+    assert ENG.outcome(tied) == {"scores": [0, 2, 4, 2], "ranks": [1, 1, 1, 1]}  # 4 each
 
 
 # -- positions --------------------------------------------------------------------------------

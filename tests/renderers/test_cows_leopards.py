@@ -3,7 +3,6 @@ every picture decodes, has a sensible size, is not blank and follows the positio
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -13,39 +12,22 @@ from PIL import Image
 from engines import get_engine
 from engines.cows_leopards import board as board_data
 from renderers import cows_leopards
+from tests.helpers.pictures import decode_png
+from tests.helpers.playout import play_events_until
 
 ENG = get_engine("cows_leopards")
 
 
 def decode(png: bytes) -> Image.Image:
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(png) < 150_000
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    assert 800 <= img.width <= 1200
-    assert 600 <= img.height <= 1200
-    rgb = img.convert("RGB")
-    colours = rgb.getcolors(maxcolors=1 << 16)
-    assert colours is None or len(colours) > 20, "picture looks blank"
-    return rgb
+    return decode_png(png, (800, 1200), (600, 1200))
 
 
 def play(board: str, seed: int, stop=None, options: dict[str, Any] | None = None,
          limit: int = 3000):
     """A seeded random game on `board`; stops after the first move whose events satisfy
     `stop` (or at the end). Returns (state, events of the last move)."""
-    rng = random.Random(seed)
     state = ENG.new(2, {"board": board, **(options or {})})
-    events: list[dict] = []
-    for _ in range(limit):
-        if stop is not None and events and stop(state, events):
-            break
-        actors = ENG.to_act(state)
-        if not actors:
-            break
-        state, events = ENG.apply_events(state, actors[0],
-                                         rng.choice(ENG.legal_moves(state, actors[0])))
-    return state, events
+    return play_events_until(ENG, state, random.Random(seed), stop, limit)
 
 
 def first(kind: str, seat: int | None = None):

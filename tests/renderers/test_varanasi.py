@@ -3,49 +3,29 @@ position, and copes with every option that changes the drawing."""
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from engines import CHANCE, get_engine
+from engines import get_engine
 from renderers import varanasi
+from tests.engines.test_varanasi import EXAMPLE
+from tests.helpers.pictures import decode_png
+from tests.helpers.playout import play_events_until
 
 ENG = get_engine("varanasi")
 
 
 def decode(png: bytes) -> Image.Image:
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(png) < 150_000
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    assert 800 <= img.width <= 1200
-    assert 400 <= img.height <= 1400
-    rgb = img.convert("RGB")
-    colours = rgb.getcolors(maxcolors=1 << 16)
-    assert colours is None or len(colours) > 20, "picture looks blank"
-    return rgb
+    return decode_png(png, (800, 1200), (400, 1400))
 
 
 def play(players: int, options: dict[str, Any] | None, seed: int, stop=None, limit: int = 2000):
     """A seeded random game; stops after the first move whose events satisfy `stop`, or at
     the end. Returns (state, events of the last move)."""
-    rng = random.Random(seed)
-    state = ENG.new(players, options)
-    events: list[dict] = []
-    for _ in range(limit):
-        if stop is not None and events and stop(state, events):
-            break
-        actors = ENG.to_act(state)
-        if not actors:
-            break
-        actor = actors[0]
-        move = (ENG.sample_chance(state, rng) if actor == CHANCE
-                else rng.choice(ENG.legal_moves(state, actor)))
-        state, events = ENG.apply_events(state, actor, move)
-    return state, events
+    return play_events_until(ENG, ENG.new(players, options), random.Random(seed), stop, limit)
 
 
 def kinds(events: list[dict]) -> set[str]:
@@ -56,19 +36,7 @@ def board(state, events) -> Image.Image:
     return decode(varanasi.render_board(ENG.view(state, None), events))
 
 
-HAND = {
-    "game": "varanasi",
-    "options": {"players": 2, "colours": 3, "height_rule": "after", "scoring": "set_total",
-                "weighted": False, "misere": False, "teams": False, "team_scoring": "winner",
-                "sets": 3, "target": None},
-    "set": 1,
-    "phase": "play",
-    "towers": ["b4r3", "b3b2", "r4g3g1", "", "", "g4g2"],
-    "turn": 1,
-    "taken": [["r1", "r2"], ["b1"]],
-    "scores": [0, 0],
-    "to_act": [1],
-}
+HAND = {**EXAMPLE, "to_act": [1]}  # the rule file's example position, as a view
 
 
 def test_hand_written_position_and_its_events() -> None:
