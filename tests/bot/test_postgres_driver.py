@@ -294,3 +294,27 @@ async def test_migrations_run_once_even_when_processes_start_together(
     newest = [v for v, _, _ in available_pg()]
     assert sorted(applied, key=len) == [[], [], newest]
     assert [r["version"] for r in versions] == newest
+
+
+async def test_a_cancelled_unit_leaves_nothing_and_the_pool_works(
+    driver: PostgresDriver,
+) -> None:
+    started = asyncio.Event()
+
+    def slow():
+        yield from new_table(place=70)
+        started.set()  # the row is written, not committed
+        yield Fetch("SELECT pg_sleep(5)")
+
+    task = asyncio.create_task(driver.run(slow))
+    await started.wait()
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+    def count():
+        return (yield Fetch("SELECT count(*) AS n FROM game_tables"))[0]["n"]
+
+    for _ in range(SETTINGS.max_size + 1):  # every pooled connection still usable
+        assert await driver.run(count) == 0
