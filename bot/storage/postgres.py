@@ -29,7 +29,7 @@ from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 from asyncpg import exceptions as pgerr
@@ -113,8 +113,9 @@ class PostgresSettings:
             raise ValueError("BOT_PG_POOL_MIN must not exceed BOT_PG_POOL_MAX (at least 1)")
         return settings
 
-    def session(self) -> dict[str, str]:
-        """Server settings of every pooled connection (the URL's own query ones win)."""
+    def session(self, url: str = "") -> dict[str, str]:
+        """Server settings of every pooled connection; settings given in the URL's query
+        (`...?lock_timeout=3000`) win over these."""
         base = {
             "lock_timeout": str(self.lock_timeout_ms),
             "statement_timeout": str(self.statement_timeout_ms),
@@ -124,6 +125,8 @@ class PostgresSettings:
             "timezone": "UTC",
         }
         base.update(self.server_settings)
+        for key in parse_qs(urlsplit(url).query):
+            base.pop(key, None)
         return base
 
 
@@ -358,7 +361,7 @@ async def open_postgres(url: str, settings: PostgresSettings | None = None) -> P
             # Client-side guard for a silent network: a little longer than the server's own.
             command_timeout=settings.statement_timeout_ms / 1000 + 2
             if settings.statement_timeout_ms else None,
-            server_settings=settings.session(),
+            server_settings=settings.session(url),
         )
     except UNAVAILABLE as err:
         raise PostgresUnreachable(

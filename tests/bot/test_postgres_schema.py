@@ -117,6 +117,7 @@ def test_pool_settings_come_from_the_environment() -> None:
     assert (settings.min_size, settings.max_size, settings.statement_cache_size,
             settings.acquire_timeout) == (1, 4, 0, 0.5)
     assert settings.session()["lock_timeout"] == "250"
+    assert "lock_timeout" not in settings.session("postgresql://h/db?lock_timeout=3000")
     assert PostgresSettings.from_env({}) == PostgresSettings()
     with pytest.raises(ValueError, match="BOT_PG_POOL_MAX must be a number"):
         PostgresSettings.from_env({"BOT_PG_POOL_MAX": "many"})
