@@ -225,7 +225,12 @@ class PostgresDriver:
         except pgerr.InterfaceError as err:  # the pool is closing or closed
             raise Unavailable(err) from err
         try:
-            return await self._transaction(conn, unit(*args))
+            try:
+                return await self._transaction(conn, unit(*args))
+            except (pgerr.InvalidCachedStatementError, pgerr.OutdatedSchemaCacheError):
+                # A newer process migrated a table under a cached statement: asyncpg
+                # prepares it afresh next time, so the whole unit runs once more.
+                return await self._transaction(conn, unit(*args))
         finally:
             try:
                 await self._pool.release(conn)

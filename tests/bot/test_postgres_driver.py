@@ -318,3 +318,21 @@ async def test_a_cancelled_unit_leaves_nothing_and_the_pool_works(
 
     for _ in range(SETTINGS.max_size + 1):  # every pooled connection still usable
         assert await driver.run(count) == 0
+
+
+async def test_a_unit_survives_a_migration_under_its_cached_statements(
+    postgres_url: str,
+) -> None:
+    driver = await open_postgres(postgres_url, PostgresSettings(min_size=1, max_size=1))
+
+    def everything():
+        return (yield Fetch("SELECT * FROM guild_settings"))
+
+    try:
+        assert await driver.run(everything) == []
+        admin = await asyncpg.connect(postgres_url)  # a newer bot's migration
+        await admin.execute("ALTER TABLE guild_settings ADD COLUMN theme TEXT")
+        await admin.close()
+        assert await driver.run(everything) == []
+    finally:
+        await driver.close()
