@@ -1,19 +1,20 @@
-"""Persistence: SQLite through aiosqlite, schema migrations, one repository method per query.
+"""Persistence: one repository of units of work over SQLite (aiosqlite) or PostgreSQL (asyncpg).
 
-`open_database(path)` opens (creating the parent folder if needed) and migrates a database.
-Production takes the path from the `BOT_DATABASE` environment variable
-(default `data/bot.sqlite3`); tests pass ":memory:" or a temporary file.
+`open_database(target)` opens and migrates a database: a PostgreSQL URL
+(`postgresql://user@host:port/db`) or a SQLite path (its folder is created). Production takes
+the target from `BOT_DATABASE` (default `data/bot.sqlite3`); tests pass ":memory:", a
+temporary file or a test server's URL.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-import aiosqlite
-
-from bot.storage.migrate import apply_migrations
+from bot.storage.driver import Conflict, Unavailable
 from bot.storage.repository import (
+    Commit,
+    Finish,
+    LoadedTable,
     PlaceTaken,
     Repository,
     ResultRow,
@@ -27,36 +28,39 @@ DEFAULT_DATABASE = "data/bot.sqlite3"
 
 
 def database_path() -> str:
-    """The production database path: $BOT_DATABASE, else data/bot.sqlite3."""
+    """The production database: $BOT_DATABASE, else data/bot.sqlite3."""
     return os.environ.get("BOT_DATABASE") or DEFAULT_DATABASE
 
 
-async def open_database(path: str | os.PathLike[str] | None = None) -> Repository:
-    """Open the database at `path` (default: `database_path()`) with migrations applied."""
-    target = str(path) if path is not None else database_path()
-    in_memory = target == ":memory:" or target.startswith("file::memory:")
-    if not in_memory:
-        Path(target).parent.mkdir(parents=True, exist_ok=True)
-    # isolation_level=None: autocommit, with explicit BEGIN in Repository.transaction().
-    db = await aiosqlite.connect(target, isolation_level=None)
+def is_postgres(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+async def open_database(target: str | os.PathLike[str] | None = None) -> Repository:
+    """Open the database at `target` (default: `database_path()`) with migrations applied."""
+    where = str(target) if target is not None else database_path()
+    if is_postgres(where):
+        from bot.storage.postgres import open_postgres
+
+        return Repository(await open_postgres(where))
+    from bot.storage.migrate import apply_migrations
+    from bot.storage.sqlite import connect
+
+    driver = await connect(where)
     try:
-        db.row_factory = aiosqlite.Row
-        if not in_memory:
-            # WAL: readers never block the writer; the default synchronous=FULL keeps every
-            # committed move across a power cut, not only a crash of the process.
-            async with db.execute("PRAGMA journal_mode=WAL"):
-                pass  # closing the cursor lets the migrations commit
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await apply_migrations(db)
+        await driver.call(apply_migrations)
     except BaseException:
-        await db.close()
+        await driver.close()
         raise
-    return Repository(db)
+    return Repository(driver)
 
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "Commit",
+    "Conflict",
+    "Finish",
+    "LoadedTable",
     "PlaceTaken",
     "Repository",
     "ResultRow",
@@ -64,6 +68,8 @@ __all__ = [
     "StandingRow",
     "TableRow",
     "TimerRow",
+    "Unavailable",
     "database_path",
+    "is_postgres",
     "open_database",
 ]

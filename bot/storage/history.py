@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.storage.driver import as_time
 from bot.storage.repository import Repository
 
 MAX_LIMIT = 100
@@ -50,41 +51,21 @@ async def finished_tables(
     """The `limit` most recently finished tables of the guild (only those `user_id` played
     in, if given), newest first, each with every seat's name, rank and score."""
     limit = max(1, min(int(limit), MAX_LIMIT))
-    where = "t.guild_id = ? AND t.status = 'finished'"
-    params: list[object] = [guild_id]
-    if user_id is not None:
-        where += " AND EXISTS (SELECT 1 FROM results u WHERE u.table_id = t.id AND u.user_id = ?)"
-        params.append(user_id)
-    async with repo._use():  # one read: no move can finish a table in between
-        tables = await repo._all(
-            "SELECT t.id, t.guild_id, t.game, t.created_at, t.started_at, t.finished_at"
-            f" FROM game_tables t WHERE {where}"
-            " ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
-            (*params, limit),
-        )
-        if not tables:
-            return []
-        ids = [row["id"] for row in tables]
-        marks = ", ".join("?" * len(ids))
-        results = await repo._all(
-            "SELECT table_id, seat, user_id, name, rank, score, resigned FROM results"
-            f" WHERE table_id IN ({marks}) ORDER BY table_id, seat",
-            ids,
-        )
+    tables, results = await repo.finished(guild_id, user_id, limit)
+    ids = [row["id"] for row in tables]
     players: dict[int, list[HistoryPlayer]] = {i: [] for i in ids}
     for r in results:
-        players[r["table_id"]].append(
-            HistoryPlayer(r["seat"], r["user_id"], r["name"], r["rank"], r["score"],
-                          bool(r["resigned"]))
+        players[r.table_id].append(
+            HistoryPlayer(r.seat, r.user_id, r.name, r.rank, r.score, r.resigned)
         )
     return [
         FinishedTable(
             table_id=row["id"],
             guild_id=row["guild_id"],
             game=row["game"],
-            created_at=datetime.fromisoformat(row["created_at"]),
-            started_at=datetime.fromisoformat(row["started_at"]) if row["started_at"] else None,
-            finished_at=datetime.fromisoformat(row["finished_at"]),
+            created_at=as_time(row["created_at"]),
+            started_at=as_time(row["started_at"]),
+            finished_at=as_time(row["finished_at"]),
             players=players[row["id"]],
         )
         for row in tables

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import UTC, datetime
 from importlib import resources
-
-import aiosqlite
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
-def available() -> list[tuple[int, str, str]]:
-    """(version, file name, SQL) of every migration file, in version order."""
+def available(package: str = "bot.storage.migrations") -> list[tuple[int, str, str]]:
+    """(version, file name, SQL) of every migration file of a backend, in version order."""
     found = []
-    for entry in resources.files("bot.storage.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
@@ -25,14 +24,17 @@ def available() -> list[tuple[int, str, str]]:
     return found
 
 
-async def apply_migrations(db: aiosqlite.Connection) -> list[int]:
-    """Bring the schema up to date; returns the versions applied now (empty if none)."""
-    await db.execute(
+def apply_migrations(db: sqlite3.Connection) -> list[int]:
+    """Bring a SQLite schema up to date (on the database thread); returns the versions
+    applied now (empty if none)."""
+    db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
-    async with db.execute("SELECT version FROM schema_version") as cursor:
-        done = {row[0] for row in await cursor.fetchall()}
+    done = {row[0] for row in db.execute("SELECT version FROM schema_version")}
+    newer = sorted(done - {v for v, _, _ in available()})
+    if newer:
+        raise RuntimeError(f"the database has schema version {newer[-1]}, newer than this bot")
     applied = []
     for version, name, sql in available():
         if version in done:
@@ -45,10 +47,10 @@ async def apply_migrations(db: aiosqlite.Connection) -> list[int]:
             f" VALUES ({version}, '{name}', '{now}');\nCOMMIT;"
         )
         try:
-            await db.executescript(script)
+            db.executescript(script)
         except Exception:
             if db.in_transaction:
-                await db.rollback()
+                db.rollback()
             raise
         applied.append(version)
     return applied

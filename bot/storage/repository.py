@@ -1,22 +1,20 @@
-"""The repository: one async method per query over one aiosqlite connection.
+"""The repository: every query the bot makes, each one unit of work on either backend.
 
-All calls share one connection, so they are serialised by a lock that the task holding a
-`transaction()` re-enters: the statements of a transaction never interleave with another
-task's, and no task reads another's uncommitted writes.
+Each public method runs one unit (driver.py) as one transaction. The units below are plain
+generators over portable SQL (`?` placeholders, integers for flags, times as datetimes), so
+SQLite and PostgreSQL share every line of it. The move path needs two of them: `load_table`
+(one read) and `commit` (one write, refused when another writer moved the table first).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-import aiosqlite
+from bot.storage.driver import Conflict, Driver, Execute, ExecuteMany, Fetch, Unit, as_time
 
 
 class PlaceTaken(Exception):
@@ -45,6 +43,7 @@ class TableRow:
     absence_rule: str | None = None
     max_misses: int | None = None
     hints: bool = False  # /hint allowed: the table is unrated (migration 0003)
+    ply: int = 0  # moves in the log (migration 0004)
 
 
 @dataclass(frozen=True)
@@ -98,21 +97,44 @@ class TimerRow:
     reminded: bool
 
 
-def stamp(at: datetime) -> str:
-    """A timer time as stored: UTC, fixed width, so text order is time order."""
-    return at.astimezone(UTC).isoformat(timespec="microseconds")
+@dataclass(frozen=True)
+class LoadedTable:
+    """A table read in one unit: its row, seats, the log from `first_ply`, and timers."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    first_ply: int
+    moves: list[tuple[int, str]]
+    timers: list[TimerRow]
 
 
-def _timer(row: aiosqlite.Row) -> TimerRow:
-    return TimerRow(
-        table_id=row["table_id"],
-        seat=row["seat"],
-        since_ply=row["since_ply"],
-        started_at=datetime.fromisoformat(row["started_at"]),
-        deadline_at=datetime.fromisoformat(row["deadline_at"]),
-        remind_at=_time(row["remind_at"]),
-        reminded=bool(row["reminded"]),
-    )
+@dataclass(frozen=True)
+class Finish:
+    """The end of a game, written with the move that ended it: the outcome, one result row
+    per seat and, unless the table is unrated, a ratings update. `rate(before, ranks)` maps
+    each entry's (mu, sigma) or None to its new (mu, sigma)."""
+
+    outcome: dict[str, Any]
+    results: list[ResultRow]
+    rate: Callable[[list[tuple[float, float] | None], list[int]], list[tuple[float, float]]] | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One change of a table, written whole or not at all. It is refused (commit returns
+    False) unless the table's ply is still `ply`: another writer moved first."""
+
+    table_id: int
+    ply: int
+    at: datetime
+    moves: Sequence[tuple[int, str]] = ()
+    start: tuple[list[SeatRow], dict[str, Any]] | None = None  # turn order, full options
+    absence: Sequence[tuple[int, int, bool]] = ()  # (seat, misses, taken_over)
+    finish: Finish | None = None
+    cancel: bool = False
+    # The timers wanted afterwards: seat -> (since_ply, deadline, remind_at). A timer whose
+    # seat and decision are unchanged keeps its own deadline, reminder and claim.
+    timers: dict[int, tuple[int, datetime, datetime | None]] = field(default_factory=dict)
 
 
 _SETTINGS = (
@@ -121,11 +143,7 @@ _SETTINGS = (
 )
 
 
-def _time(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
-
-
-def _table(row: aiosqlite.Row) -> TableRow:
+def _table(row: dict[str, Any]) -> TableRow:
     return TableRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -139,439 +157,505 @@ def _table(row: aiosqlite.Row) -> TableRow:
         posted_final=bool(row["posted_final"]),
         message_id=row["message_id"],
         outcome=json.loads(row["outcome"]) if row["outcome"] else None,
-        created_at=datetime.fromisoformat(row["created_at"]),
-        started_at=_time(row["started_at"]),
-        finished_at=_time(row["finished_at"]),
+        created_at=as_time(row["created_at"]),
+        started_at=as_time(row["started_at"]),
+        finished_at=as_time(row["finished_at"]),
         deadline_seconds=row["deadline_seconds"],
         absence_rule=row["absence_rule"],
         max_misses=row["max_misses"],
-        hints=bool(row["hints"]) if "hints" in row.keys() else False,
+        hints=bool(row["hints"]),
+        ply=row["ply"],
     )
 
 
-def _standing(row: aiosqlite.Row, game: str | None) -> StandingRow:
+def _seat(r: dict[str, Any]) -> SeatRow:
+    return SeatRow(r["position"], r["user_id"], r["name"], r["side"], r["misses"],
+                   bool(r["taken_over"]))
+
+
+def _timer(row: dict[str, Any]) -> TimerRow:
+    return TimerRow(
+        table_id=row["table_id"],
+        seat=row["seat"],
+        since_ply=row["since_ply"],
+        started_at=as_time(row["started_at"]),
+        deadline_at=as_time(row["deadline_at"]),
+        remind_at=as_time(row["remind_at"]),
+        reminded=bool(row["reminded"]),
+    )
+
+
+def _result(r: dict[str, Any]) -> ResultRow:
+    return ResultRow(r["table_id"], r["seat"], r["guild_id"], r["game"], r["user_id"],
+                     r["name"], r["rank"], r["score"], bool(r["resigned"]),
+                     as_time(r["finished_at"]))
+
+
+def _standing(row: dict[str, Any], game: str | None) -> StandingRow:
     return StandingRow(
         user_id=row["user_id"],
         name=row["name"],
         game=game,
         games=row["games"],
         wins=row["wins"],
-        average_rank=row["average_rank"],
+        average_rank=float(row["average_rank"]),
         mu=row["mu"] if game else None,
         sigma=row["sigma"] if game else None,
     )
 
 
+_TIMER_COLUMNS = "table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded"
+_SEAT_COLUMNS = "position, user_id, name, side, misses, taken_over"
+_WINS = "SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END)"
+_AVERAGE_RANK = "AVG(CAST(r.rank AS DOUBLE PRECISION))"
+_LAST_NAME = (
+    "(SELECT name FROM results n WHERE n.guild_id = r.guild_id AND n.user_id = r.user_id"
+    " ORDER BY n.finished_at DESC, n.table_id DESC LIMIT 1)"
+)
 # Per (user, game) aggregates of results, with the name the user last played under.
-_STANDINGS = """
-    SELECT r.user_id, r.game, COUNT(*) AS games, SUM(r.rank = 1) AS wins,
-           AVG(r.rank) AS average_rank,
-           (SELECT name FROM results n WHERE n.guild_id = r.guild_id AND n.user_id = r.user_id
-            ORDER BY n.finished_at DESC, n.table_id DESC LIMIT 1) AS name,
-           g.mu, g.sigma
-    FROM results r
-    LEFT JOIN ratings g
-           ON g.guild_id = r.guild_id AND g.game = r.game AND g.user_id = r.user_id
-"""
+_STANDINGS = (
+    f"SELECT r.user_id, r.game, COUNT(*) AS games, {_WINS} AS wins,"
+    f" {_AVERAGE_RANK} AS average_rank, {_LAST_NAME} AS name, g.mu, g.sigma"
+    " FROM results r LEFT JOIN ratings g"
+    " ON g.guild_id = r.guild_id AND g.game = r.game AND g.user_id = r.user_id"
+)
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" * count)
+
+
+# -- units: reads ---------------------------------------------------------------------------
+
+
+def _rows(sql: str, params: Sequence[Any] = ()) -> Unit[list[dict[str, Any]]]:
+    return (yield Fetch(sql, params))
+
+
+def _execute(sql: str, params: Sequence[Any] = ()) -> Unit[int]:
+    return (yield Execute(sql, params))
+
+
+def _load(table_id: int, first_ply: int) -> Unit[LoadedTable | None]:
+    rows = yield Fetch("SELECT * FROM game_tables WHERE id = ?", (table_id,))
+    if not rows:
+        return None
+    seats = yield Fetch(
+        f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
+    )
+    moves = yield Fetch(
+        "SELECT actor, move FROM moves WHERE table_id = ? AND ply >= ? ORDER BY ply",
+        (table_id, first_ply),
+    )
+    timers = yield Fetch(
+        f"SELECT {_TIMER_COLUMNS} FROM timers WHERE table_id = ? ORDER BY seat", (table_id,)
+    )
+    return LoadedTable(_table(rows[0]), [_seat(s) for s in seats], first_ply,
+                       [(m["actor"], m["move"]) for m in moves], [_timer(t) for t in timers])
+
+
+# -- units: writes --------------------------------------------------------------------------
+
+
+def _open_lobby(
+    values: tuple[Any, ...], rules: tuple[int, str, int], hints: bool, host: SeatRow
+) -> Unit[int]:
+    try:
+        rows = yield Fetch(
+            "INSERT INTO game_tables (guild_id, channel_id, thread_id, place_id, game, options,"
+            " host_id, status, created_at, deadline_seconds, absence_rule, max_misses, hints)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
+            (*values, *rules, int(hints)),
+        )
+    except Conflict as err:
+        raise PlaceTaken(values[3]) from err
+    table_id = rows[0]["id"]
+    yield Execute(
+        "INSERT INTO seats (table_id, position, user_id, name, side) VALUES (?, 0, ?, ?, ?)",
+        (table_id, host.user_id, host.name, host.side),
+    )
+    return table_id
+
+
+def _timer_sync(table_id: int, now: datetime, wanted: dict[int, tuple[int, datetime,
+                datetime | None]]) -> Unit[None]:
+    existing = yield Fetch("SELECT seat, since_ply FROM timers WHERE table_id = ?", (table_id,))
+    kept = {r["seat"] for r in existing if wanted.get(r["seat"], (None,))[0] == r["since_ply"]}
+    for row in existing:
+        if row["seat"] not in kept:
+            yield Execute("DELETE FROM timers WHERE table_id = ? AND seat = ?",
+                          (table_id, row["seat"]))
+    fresh = [(table_id, seat, since, now, deadline, remind, 0)
+             for seat, (since, deadline, remind) in sorted(wanted.items()) if seat not in kept]
+    if fresh:
+        yield ExecuteMany(
+            f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", fresh
+        )
+
+
+def _commit(commit: Commit) -> Unit[bool]:
+    t = commit.table_id
+    changed = yield Execute(
+        "UPDATE game_tables SET ply = ply + ? WHERE id = ? AND ply = ?",
+        (len(commit.moves), t, commit.ply),
+    )
+    if changed != 1:
+        return False  # another writer moved first: the caller reloads and checks again
+    if commit.start is not None:
+        seats, options = commit.start
+        yield Execute("DELETE FROM seats WHERE table_id = ?", (t,))
+        yield ExecuteMany(
+            "INSERT INTO seats (table_id, position, user_id, name, side) VALUES (?, ?, ?, ?, ?)",
+            [(t, s.position, s.user_id, s.name, s.side) for s in seats],
+        )
+        yield Execute(
+            "UPDATE game_tables SET status = 'running', options = ?, started_at = ?"
+            " WHERE id = ?",
+            (json.dumps(options), commit.at, t),
+        )
+    if commit.moves:
+        yield ExecuteMany(
+            "INSERT INTO moves (table_id, ply, actor, move, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(t, commit.ply + i, a, m, commit.at) for i, (a, m) in enumerate(commit.moves)],
+        )
+    for seat, misses, taken in commit.absence:
+        yield Execute(
+            "UPDATE seats SET misses = ?, taken_over = ? WHERE table_id = ? AND position = ?",
+            (misses, int(taken), t, seat),
+        )
+    if commit.cancel:
+        yield Execute(
+            "UPDATE game_tables SET status = 'cancelled', finished_at = ? WHERE id = ?",
+            (commit.at, t),
+        )
+    if commit.finish is not None:
+        yield from _finish(t, commit.finish, commit.at)
+    yield from _timer_sync(t, commit.at, commit.timers)
+    return True
+
+
+def _finish(table_id: int, finish: Finish, at: datetime) -> Unit[None]:
+    yield Execute(
+        "UPDATE game_tables SET status = 'finished', outcome = ?, finished_at = ? WHERE id = ?",
+        (json.dumps(finish.outcome), at, table_id),
+    )
+    yield ExecuteMany(
+        "INSERT INTO results (table_id, seat, guild_id, game, user_id, name, rank, score,"
+        " resigned, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.table_id, r.seat, r.guild_id, r.game, r.user_id, r.name, r.rank, r.score,
+          int(r.resigned), r.finished_at) for r in finish.results],
+    )
+    if finish.rate is None or not finish.results:
+        return
+    guild, game = finish.results[0].guild_id, finish.results[0].game
+    users = [r.user_id for r in finish.results]
+    rows = yield Fetch(
+        f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
+        f" AND user_id IN ({_marks(len(users))})",
+        (guild, game, *users),
+    )
+    before = {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
+    after = finish.rate([before.get(u) for u in users], [r.rank for r in finish.results])
+    yield ExecuteMany(
+        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id)"
+        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " updated_at = excluded.updated_at",
+        [(guild, game, u, mu, sigma, at)
+         for u, (mu, sigma) in dict(zip(users, after, strict=True)).items()],
+    )
+
+
+def _claim_timers(
+    now: datetime, until: datetime, owner: str, limit: int, locking: str
+) -> Unit[list[TimerRow]]:
+    """Due timers (deadline passed, or reminder due) that nobody holds a live lease on."""
+    rows = yield Fetch(
+        f"SELECT {_TIMER_COLUMNS} FROM timers"
+        " WHERE (deadline_at <= ? OR (reminded = 0 AND remind_at <= ?))"
+        " AND (claimed_until IS NULL OR claimed_until < ?)"
+        f" ORDER BY deadline_at, table_id, seat LIMIT ?{locking}",
+        (now, now, now, limit),
+    )
+    if rows:
+        yield ExecuteMany(
+            "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE table_id = ? AND seat = ?",
+            [(until, owner, r["table_id"], r["seat"]) for r in rows],
+        )
+    return [_timer(r) for r in rows]
+
+
+def _put_settings(guild_id: int, values: dict[str, Any], at: datetime) -> Unit[int]:
+    names = ", ".join(_SETTINGS)
+    return (yield Execute(
+        f"INSERT INTO guild_settings (guild_id, {names}, updated_at)"
+        f" VALUES (?, {_marks(len(_SETTINGS))}, ?) ON CONFLICT (guild_id) DO UPDATE"
+        f" SET {', '.join(f'{n} = excluded.{n}' for n in _SETTINGS)},"
+        " updated_at = excluded.updated_at",
+        (guild_id, *(values[n] for n in _SETTINGS), at),
+    ))
+
+
+def _insert_seat(table_id: int, user_id: int, name: str, side: int | None) -> Unit[int]:
+    try:
+        return (yield Execute(
+            "INSERT INTO seats (table_id, position, user_id, name, side) VALUES (?,"
+            " (SELECT COALESCE(MAX(position) + 1, 0) FROM seats WHERE table_id = ?), ?, ?, ?)",
+            (table_id, table_id, user_id, name, side),
+        ))
+    except Conflict:
+        return 0  # seated already (a double click, or another process)
 
 
 class Repository:
     """Every query the bot makes. Create with `bot.storage.open_database`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task | None = None
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
 
-    # -- connection, locking, transactions -------------------------------------------------
+    @property
+    def dialect(self) -> str:
+        return self.driver.dialect
 
-    @asynccontextmanager
-    async def _use(self) -> AsyncIterator[aiosqlite.Connection]:
-        task = asyncio.current_task()
-        if self._owner is not None and self._owner is task:
-            yield self._db  # re-entered from inside this task's transaction
-            return
-        async with self._lock:
-            self._owner = task
-            try:
-                yield self._db
-            finally:
-                self._owner = None
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        return await self.driver.run(_rows, sql, params)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
-        """Group calls made inside into one transaction: all committed, or none on error."""
-        async with self._use() as db:
-            if db.in_transaction:  # nested: the outer transaction commits
-                yield
-                return
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await db.rollback()
-                raise
-            await db.commit()
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        async with self._use() as db:
-            return await db.execute(sql, params)
-
-    async def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        async with self._use() as db:
-            await db.executemany(sql, rows)
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._use() as db:  # one trip to the database thread, not three
-            return list(await db.execute_fetchall(sql, params))
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        rows = await self._all(sql, params)
-        return rows[0] if rows else None
+    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return await self.driver.run(_execute, sql, params)
 
     async def close(self) -> None:
-        async with self._use() as db:
-            await db.close()
+        await self.driver.close()
 
     async def schema_versions(self) -> list[int]:
-        rows = await self._all("SELECT version FROM schema_version ORDER BY version")
-        return [row[0] for row in rows]
+        rows = await self._rows("SELECT version FROM schema_version ORDER BY version")
+        return [row["version"] for row in rows]
 
     # -- tables ----------------------------------------------------------------------------
 
-    async def insert_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        thread_id: int | None,
-        game: str,
-        options: dict[str, Any],
-        host_id: int,
-        created_at: datetime,
+    async def open_lobby(
+        self, guild_id: int, channel_id: int, thread_id: int | None, game: str,
+        options: dict[str, Any], host: SeatRow, created_at: datetime,
+        rules: tuple[int, str, int], hints: bool = False,
     ) -> int:
-        """A new lobby; raises PlaceTaken if its channel or thread has an active table."""
-        try:
-            cursor = await self._run(
-                "INSERT INTO game_tables (guild_id, channel_id, thread_id, place_id, game,"
-                " options, host_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    thread_id,
-                    thread_id if thread_id is not None else channel_id,
-                    game,
-                    json.dumps(options),
-                    host_id,
-                    created_at.isoformat(),
-                ),
-            )
-        except sqlite3.IntegrityError as err:
-            raise PlaceTaken(channel_id if thread_id is None else thread_id) from err
-        return cursor.lastrowid
+        """A new lobby with its host seated; PlaceTaken if its place has an active table."""
+        place = thread_id if thread_id is not None else channel_id
+        values = (guild_id, channel_id, thread_id, place, game, json.dumps(options),
+                  host.user_id, created_at)
+        return await self.driver.run(_open_lobby, values, rules, hints, host)
 
-    async def set_table_hints(self, table_id: int, hints: bool) -> None:
-        await self._run("UPDATE game_tables SET hints = ? WHERE id = ?", (int(hints), table_id))
+    async def load_table(self, table_id: int, first_ply: int = 0) -> LoadedTable | None:
+        """A table with its seats, timers and the log from `first_ply`, read together."""
+        return await self.driver.run(_load, table_id, first_ply)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
-        return _table(row) if row else None
-
-    async def load_table(
-        self, table_id: int
-    ) -> tuple[TableRow, list[SeatRow], list[tuple[int, str]]] | None:
-        """A table with its seats and move log, read together (no write in between)."""
-        async with self._use():
-            table = await self.get_table(table_id)
-            if table is None:
-                return None
-            return table, await self.get_seats(table_id), await self.get_moves(table_id)
+        rows = await self._rows("SELECT * FROM game_tables WHERE id = ?", (table_id,))
+        return _table(rows[0]) if rows else None
 
     async def active_table_id(self, place_id: int) -> int | None:
         """The lobby or running table in that channel or thread (place), if any."""
-        row = await self._one(
+        rows = await self._rows(
             "SELECT id FROM game_tables WHERE place_id = ? AND status IN ('lobby', 'running')",
             (place_id,),
         )
-        return row[0] if row else None
+        return rows[0]["id"] if rows else None
 
     async def running_table_ids(self) -> list[int]:
-        rows = await self._all("SELECT id FROM game_tables WHERE status = 'running' ORDER BY id")
-        return [row[0] for row in rows]
+        rows = await self._rows("SELECT id FROM game_tables WHERE status = 'running' ORDER BY id")
+        return [row["id"] for row in rows]
 
-    async def start_table(self, table_id: int, options: dict[str, Any], at: datetime) -> None:
-        await self._run(
-            "UPDATE game_tables SET status = 'running', options = ?, started_at = ? WHERE id = ?",
-            (json.dumps(options), at.isoformat(), table_id),
-        )
+    async def commit(self, commit: Commit) -> bool:
+        """Write a change of a table (Commit); False if its ply moved meanwhile."""
+        return await self.driver.run(_commit, commit)
 
-    async def cancel_table(self, table_id: int, at: datetime) -> None:
-        await self._run(
-            "UPDATE game_tables SET status = 'cancelled', finished_at = ? WHERE id = ?",
-            (at.isoformat(), table_id),
+    async def cancel_lobby(self, table_id: int, at: datetime) -> bool:
+        changed = await self._execute(
+            "UPDATE game_tables SET status = 'cancelled', finished_at = ?"
+            " WHERE id = ? AND status = 'lobby'",
+            (at, table_id),
         )
-
-    async def finish_table(self, table_id: int, outcome: dict[str, Any], at: datetime) -> None:
-        await self._run(
-            "UPDATE game_tables SET status = 'finished', outcome = ?, finished_at = ?"
-            " WHERE id = ?",
-            (json.dumps(outcome), at.isoformat(), table_id),
-        )
+        return changed == 1
 
     async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
         """Record the posted board; never moves back (an older post may finish last). A post
         of the last ply of a finished table is its final board (a resign adds no ply)."""
-        await self._run(
+        await self._execute(
             "UPDATE game_tables SET posted_ply = ?, message_id = COALESCE(?, message_id),"
-            " posted_final = posted_final OR (status = 'finished' AND ? >="
-            "  (SELECT COUNT(*) FROM moves WHERE moves.table_id = game_tables.id))"
-            " WHERE id = ? AND posted_ply <= ?",
+            " posted_final = CASE WHEN posted_final = 1 OR (status = 'finished' AND ? >= ply)"
+            " THEN 1 ELSE 0 END WHERE id = ? AND posted_ply <= ?",
             (ply, message_id, ply, table_id, ply),
         )
 
-    async def unposted_table_ids(self, finished_after: datetime) -> list[int]:
-        """Running tables, and tables finished since then whose final board is not posted."""
-        rows = await self._all(
-            "SELECT id FROM game_tables WHERE status = 'running' OR (status = 'finished'"
-            " AND posted_final = 0 AND finished_at >= ?) ORDER BY id",
-            (finished_after.isoformat(),),
+    async def unposted_tables(self, finished_after: datetime) -> list[tuple[int, int]]:
+        """(id, guild id) of running tables whose board is behind, and of tables finished
+        since then whose final board is not posted."""
+        rows = await self._rows(
+            "SELECT id, guild_id FROM game_tables WHERE (status = 'running' AND posted_ply < ply)"
+            " OR (status = 'finished' AND posted_final = 0 AND finished_at >= ?) ORDER BY id",
+            (finished_after,),
         )
-        return [row[0] for row in rows]
+        return [(row["id"], row["guild_id"]) for row in rows]
 
-    # -- seats -----------------------------------------------------------------------------
+    # -- seats (lobby) ---------------------------------------------------------------------
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
-        rows = await self._all(
-            "SELECT position, user_id, name, side, misses, taken_over FROM seats"
-            " WHERE table_id = ? ORDER BY position",
+        rows = await self._rows(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position",
             (table_id,),
         )
-        return [
-            SeatRow(r["position"], r["user_id"], r["name"], r["side"], r["misses"],
-                    bool(r["taken_over"]))
-            for r in rows
-        ]
+        return [_seat(r) for r in rows]
 
-    async def add_seat(self, table_id: int, user_id: int, name: str, side: int | None) -> None:
-        """Seat a user last in join order."""
-        await self._run(
-            "INSERT INTO seats (table_id, position, user_id, name, side) VALUES (?,"
-            " (SELECT COALESCE(MAX(position) + 1, 0) FROM seats WHERE table_id = ?), ?, ?, ?)",
-            (table_id, table_id, user_id, name, side),
-        )
+    async def add_seat(self, table_id: int, user_id: int, name: str, side: int | None) -> bool:
+        """Seat a user last in join order; False if they were seated already."""
+        return await self.driver.run(_insert_seat, table_id, user_id, name, side) == 1
 
     async def remove_seat(self, table_id: int, user_id: int) -> None:
-        await self._run(
+        await self._execute(
             "DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
         )
 
     async def set_seat_side(self, table_id: int, user_id: int, side: int | None) -> None:
-        await self._run(
+        await self._execute(
             "UPDATE seats SET side = ? WHERE table_id = ? AND user_id = ?",
             (side, table_id, user_id),
         )
 
-    async def replace_seats(self, table_id: int, seats: Sequence[SeatRow]) -> None:
-        """Rewrite the seats in turn order (at start)."""
-        async with self.transaction():
-            await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            await self._many(
-                "INSERT INTO seats (table_id, position, user_id, name, side)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(table_id, s.position, s.user_id, s.name, s.side) for s in seats],
-            )
-
-    # -- the move log ----------------------------------------------------------------------
-
     async def get_moves(self, table_id: int) -> list[tuple[int, str]]:
-        rows = await self._all(
+        rows = await self._rows(
             "SELECT actor, move FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)
         )
-        return [(row[0], row[1]) for row in rows]
+        return [(row["actor"], row["move"]) for row in rows]
 
-    async def append_moves(
-        self, table_id: int, first_ply: int, moves: Sequence[tuple[int, str]], at: datetime
-    ) -> None:
-        """Append to the log from `first_ply`; a ply written twice fails (IntegrityError)."""
-        stamp = at.isoformat()
-        await self._many(
-            "INSERT INTO moves (table_id, ply, actor, move, created_at) VALUES (?, ?, ?, ?, ?)",
-            [(table_id, first_ply + i, a, m, stamp) for i, (a, m) in enumerate(moves)],
-        )
-
-    # -- guild settings and deadline timers (migration 0002) --------------------------------
+    # -- guild settings --------------------------------------------------------------------
 
     async def get_guild_settings(self, guild_id: int) -> dict[str, Any] | None:
         """The stored /settings of a guild (keys of _SETTINGS), or None if never set."""
-        row = await self._one(
-            f"SELECT {', '.join(_SETTINGS)} FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
+        rows = await self._rows(
+            f"SELECT {', '.join(_SETTINGS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
-        return {name: row[name] for name in _SETTINGS} if row else None
+        return {name: rows[0][name] for name in _SETTINGS} if rows else None
 
     async def put_guild_settings(
         self, guild_id: int, values: dict[str, Any], at: datetime
     ) -> None:
         """Store every setting of a guild (`values` has all keys of _SETTINGS)."""
-        names = ", ".join(_SETTINGS)
-        await self._run(
-            f"INSERT INTO guild_settings (guild_id, {names}, updated_at)"
-            f" VALUES (?, {', '.join('?' * len(_SETTINGS))}, ?) ON CONFLICT (guild_id) DO UPDATE"
-            f" SET {', '.join(f'{n} = excluded.{n}' for n in _SETTINGS)},"
-            " updated_at = excluded.updated_at",
-            (guild_id, *(values[n] for n in _SETTINGS), at.isoformat()),
-        )
+        await self.driver.run(_put_settings, guild_id, values, at)
 
-    async def set_table_absence_rules(
-        self, table_id: int, deadline_seconds: int, absence_rule: str, max_misses: int
-    ) -> None:
-        await self._run(
-            "UPDATE game_tables SET deadline_seconds = ?, absence_rule = ?, max_misses = ?"
-            " WHERE id = ?",
-            (deadline_seconds, absence_rule, max_misses, table_id),
-        )
-
-    async def set_seat_absence(
-        self, table_id: int, position: int, misses: int, taken_over: bool
-    ) -> None:
-        await self._run(
-            "UPDATE seats SET misses = ?, taken_over = ? WHERE table_id = ? AND position = ?",
-            (misses, int(taken_over), table_id, position),
-        )
+    # -- timers ----------------------------------------------------------------------------
 
     async def get_timers(self, table_id: int) -> list[TimerRow]:
-        rows = await self._all(
-            "SELECT * FROM timers WHERE table_id = ? ORDER BY seat", (table_id,)
+        rows = await self._rows(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE table_id = ? ORDER BY seat", (table_id,)
         )
         return [_timer(row) for row in rows]
 
-    async def put_timer(self, timer: TimerRow) -> None:
-        """Create or replace the timer of (table, seat)."""
-        await self._run(
-            "INSERT OR REPLACE INTO timers (table_id, seat, since_ply, started_at, deadline_at,"
-            " remind_at, reminded) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                timer.table_id,
-                timer.seat,
-                timer.since_ply,
-                stamp(timer.started_at),
-                stamp(timer.deadline_at),
-                stamp(timer.remind_at) if timer.remind_at is not None else None,
-                int(timer.reminded),
-            ),
+    async def claim_timers(
+        self, now: datetime, until: datetime, owner: str, limit: int = 50
+    ) -> list[TimerRow]:
+        """Claim due timers for `owner` until `until`: no other process gets them while the
+        lease lasts; if `owner` dies, they are due again once it has run out."""
+        locking = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+        return await self.driver.run(_claim_timers, now, until, owner, limit, locking)
+
+    async def release_timer(self, table_id: int, seat: int, owner: str,
+                            retry_at: datetime | None = None) -> None:
+        """Give a claimed timer back (optionally not due again before `retry_at`)."""
+        await self._execute(
+            "UPDATE timers SET claimed_until = ?, claimed_by = NULL"
+            " WHERE table_id = ? AND seat = ? AND claimed_by = ?",
+            (retry_at, table_id, seat, owner),
         )
 
-    async def delete_timer(self, table_id: int, seat: int) -> None:
-        await self._run("DELETE FROM timers WHERE table_id = ? AND seat = ?", (table_id, seat))
-
-    async def postpone_timer(self, table_id: int, seat: int, deadline_at: datetime) -> None:
-        await self._run(
-            "UPDATE timers SET deadline_at = ? WHERE table_id = ? AND seat = ?",
-            (stamp(deadline_at), table_id, seat),
+    async def mark_reminded(self, table_id: int, seat: int, since_ply: int) -> bool:
+        """Mark a reminder sent, once: False if it was sent already or the decision moved."""
+        changed = await self._execute(
+            "UPDATE timers SET reminded = 1 WHERE table_id = ? AND seat = ? AND since_ply = ?"
+            " AND reminded = 0",
+            (table_id, seat, since_ply),
         )
-
-    async def mark_reminded(self, table_id: int, seat: int) -> None:
-        await self._run(
-            "UPDATE timers SET reminded = 1 WHERE table_id = ? AND seat = ?", (table_id, seat)
-        )
-
-    async def expired_timers(self, now: datetime) -> list[TimerRow]:
-        """Timers whose deadline has passed, earliest first."""
-        rows = await self._all(
-            "SELECT * FROM timers WHERE deadline_at <= ? ORDER BY deadline_at, table_id, seat",
-            (stamp(now),),
-        )
-        return [_timer(row) for row in rows]
-
-    async def due_reminders(self, now: datetime) -> list[TimerRow]:
-        """Timers whose reminder is due and not sent, and whose deadline has not passed."""
-        rows = await self._all(
-            "SELECT * FROM timers WHERE reminded = 0 AND remind_at <= ? AND deadline_at > ?"
-            " ORDER BY remind_at, table_id, seat",
-            (stamp(now), stamp(now)),
-        )
-        return [_timer(row) for row in rows]
+        return changed == 1
 
     async def next_timer_time(self) -> datetime | None:
         """The earliest deadline or unsent reminder of any timer, or None if no timers."""
-        row = await self._one(
-            "SELECT MIN(t) FROM (SELECT MIN(deadline_at) AS t FROM timers"
-            " UNION ALL SELECT MIN(remind_at) FROM timers WHERE reminded = 0)"
+        rows = await self._rows(
+            "SELECT MIN(t) AS t FROM (SELECT MIN(deadline_at) AS t FROM timers"
+            " UNION ALL SELECT MIN(remind_at) AS t FROM timers WHERE reminded = 0) AS due"
         )
-        return _time(row[0]) if row else None
+        return as_time(rows[0]["t"]) if rows else None
 
     # -- results and ratings ---------------------------------------------------------------
 
-    async def insert_results(self, rows: Sequence[ResultRow]) -> None:
-        await self._many(
-            "INSERT INTO results (table_id, seat, guild_id, game, user_id, name, rank, score,"
-            " resigned, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (r.table_id, r.seat, r.guild_id, r.game, r.user_id, r.name, r.rank, r.score,
-                 int(r.resigned), r.finished_at.isoformat())
-                for r in rows
-            ],
-        )
-
     async def get_results(self, table_id: int) -> list[ResultRow]:
-        rows = await self._all(
+        rows = await self._rows(
             "SELECT * FROM results WHERE table_id = ? ORDER BY seat", (table_id,)
         )
-        return [
-            ResultRow(r["table_id"], r["seat"], r["guild_id"], r["game"], r["user_id"],
-                      r["name"], r["rank"], r["score"], bool(r["resigned"]),
-                      datetime.fromisoformat(r["finished_at"]))
-            for r in rows
-        ]
+        return [_result(r) for r in rows]
 
     async def get_ratings(
         self, guild_id: int, game: str, user_ids: Sequence[int]
     ) -> dict[int, tuple[float, float]]:
         """(mu, sigma) of those users who have a rating in that guild and game."""
-        marks = ", ".join("?" * len(user_ids))
-        rows = await self._all(
+        rows = await self._rows(
             f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
-            f" AND user_id IN ({marks})",
+            f" AND user_id IN ({_marks(len(user_ids))})",
             (guild_id, game, *user_ids),
         )
-        return {row[0]: (row[1], row[2]) for row in rows}
-
-    async def put_ratings(
-        self, guild_id: int, game: str, ratings: dict[int, tuple[float, float]], at: datetime
-    ) -> None:
-        await self._many(
-            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id)"
-            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-            " updated_at = excluded.updated_at",
-            [(guild_id, game, u, mu, sigma, at.isoformat()) for u, (mu, sigma) in ratings.items()],
-        )
+        return {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}
 
     async def game_standings(self, guild_id: int, game: str) -> list[StandingRow]:
         """Every player of that game in the guild, with rating (unsorted: ratings.py sorts)."""
-        rows = await self._all(
-            _STANDINGS + " WHERE r.guild_id = ? AND r.game = ? GROUP BY r.user_id",
+        rows = await self._rows(
+            _STANDINGS + " WHERE r.guild_id = ? AND r.game = ?"
+            " GROUP BY r.user_id, r.game, r.guild_id, g.mu, g.sigma",
             (guild_id, game),
         )
         return [_standing(row, game) for row in rows]
 
     async def overall_standings(self, guild_id: int, limit: int) -> list[StandingRow]:
         """Players over all games in the guild: most wins, then most games, then best rank."""
-        rows = await self._all(
-            "SELECT r.user_id, COUNT(*) AS games, SUM(r.rank = 1) AS wins,"
-            " AVG(r.rank) AS average_rank,"
-            " (SELECT name FROM results n WHERE n.guild_id = r.guild_id"
-            "  AND n.user_id = r.user_id ORDER BY n.finished_at DESC, n.table_id DESC LIMIT 1)"
-            " AS name, NULL AS mu, NULL AS sigma"
-            " FROM results r WHERE r.guild_id = ? GROUP BY r.user_id"
+        rows = await self._rows(
+            f"SELECT r.user_id, COUNT(*) AS games, {_WINS} AS wins,"
+            f" {_AVERAGE_RANK} AS average_rank, {_LAST_NAME} AS name"
+            " FROM results r WHERE r.guild_id = ? GROUP BY r.user_id, r.guild_id"
             " ORDER BY wins DESC, games DESC, average_rank ASC, r.user_id LIMIT ?",
             (guild_id, limit),
         )
-        return [_standing(row, None) for row in rows]
+        return [_standing({**row, "mu": None, "sigma": None}, None) for row in rows]
 
     async def user_standings(self, guild_id: int, user_id: int) -> list[StandingRow]:
         """One player's standing in each game played in the guild, by game id."""
-        rows = await self._all(
-            _STANDINGS + " WHERE r.guild_id = ? AND r.user_id = ? GROUP BY r.game ORDER BY r.game",
+        rows = await self._rows(
+            _STANDINGS + " WHERE r.guild_id = ? AND r.user_id = ?"
+            " GROUP BY r.user_id, r.game, r.guild_id, g.mu, g.sigma ORDER BY r.game",
             (guild_id, user_id),
         )
         return [_standing(row, row["game"]) for row in rows]
+
+    async def finished(
+        self, guild_id: int, user_id: int | None, limit: int
+    ) -> tuple[list[dict[str, Any]], list[ResultRow]]:
+        """The newest finished tables of a guild (only those `user_id` played, if given) and
+        their result rows, read together."""
+        return await self.driver.run(_finished, guild_id, user_id, limit)
+
+
+def _finished(
+    guild_id: int, user_id: int | None, limit: int
+) -> Unit[tuple[list[dict[str, Any]], list[ResultRow]]]:
+    where = "t.guild_id = ? AND t.status = 'finished'"
+    params: list[object] = [guild_id]
+    if user_id is not None:
+        where += " AND EXISTS (SELECT 1 FROM results u WHERE u.table_id = t.id AND u.user_id = ?)"
+        params.append(user_id)
+    tables = yield Fetch(
+        "SELECT t.id, t.guild_id, t.game, t.created_at, t.started_at, t.finished_at"
+        f" FROM game_tables t WHERE {where} ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
+        (*params, limit),
+    )
+    if not tables:
+        return [], []
+    ids = [row["id"] for row in tables]
+    results = yield Fetch(
+        f"SELECT * FROM results WHERE table_id IN ({_marks(len(ids))}) ORDER BY table_id, seat",
+        ids,
+    )
+    return tables, [_result(r) for r in results]

@@ -25,6 +25,10 @@
 - **No table stalls**: a seat that never moves is taken over or forfeits after at most
   `max_misses` deadlines; when every seat is taken over, the last expiry plays the game to
   its end.
+- **Many processes**: a due timer is first *claimed* with a lease (`claim_timers`; on
+  PostgreSQL `FOR UPDATE SKIP LOCKED`), so each fires in one process only; if that process
+  dies, the lease runs out and another takes the timer over. The expiry itself commits only
+  if the table's ply is unchanged, so a player who moves meanwhile wins.
 - **Restarts**: everything is in the database. `DeadlineDispatcher` (one asyncio task)
   re-syncs the timers of all running tables when it starts, then sleeps until the next
   deadline or reminder, or until the service says the timers changed. Deadlines that passed
@@ -36,18 +40,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import random
-from collections.abc import Awaitable, Callable, Mapping
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import Repository, TimerRow
-from bot.tables import turns
-from bot.tables.computers import BUDGETS, computer_level
+from bot.tables import pipeline, turns
 from bot.tables.errors import TableError
-from bot.tables.models import MoveResult, Step, Table
-from engines import CHANCE, Engine
+from bot.tables.models import MoveResult, Table
+from bot.tables.pipeline import AI_LEVEL, auto_levels, reminder_time
+from bot.tables.thinking import move_seed
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
@@ -60,14 +66,16 @@ ABSENCE_RULES: tuple[str, ...] = ("takeover", "forfeit")
 CHANNEL_POLICIES: tuple[str, ...] = ("thread", "channel")
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 MAX_MISSES = range(1, 11)  # allowed values of max_misses
-
-REMIND_FRACTION = 0.25  # remind when this share of the deadline is left ...
-REMIND_MIN_BEFORE = timedelta(seconds=30)  # ... but at least this long before it
-AI_LEVEL = "normal"
-AI_BUDGET = 0.5  # seconds of thinking the computer player is given per move
-_MAX_AUTO_MOVES = 100_000  # a runaway loop of taken-over seats must not hang the bot
+LEASE = timedelta(seconds=60)  # how long a claimed timer is ours before others may take it
 
 Timer = TimerRow  # table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded
+
+__all__ = ["AI_LEVEL", "auto_levels", "move_seed", "reminder_time"]
+
+
+def process_name() -> str:
+    """This process's name on the timers it claims (host, pid and a random part)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 @dataclass(frozen=True)
@@ -144,53 +152,15 @@ def check_setting(name: str, value: Any) -> Any:
     return value
 
 
-def reminder_time(started: datetime, seconds: int) -> datetime | None:
-    """When to remind a seat whose deadline of `seconds` started at `started`."""
-    before = max(timedelta(seconds=seconds * REMIND_FRACTION), REMIND_MIN_BEFORE)
-    at = started + timedelta(seconds=seconds) - before
-    return at if at > started else None
-
-
-def move_seed(table_id: int, ply: int, seat: int) -> int:
-    """The computer player's seed for a move: reproducible from the table's log."""
-    return (table_id * 1_000_003 + ply) * 16 + seat
-
-
-def computer_move(
-    eng: Engine, state: Any, seat: int, seed: int, level: str = AI_LEVEL,
-    budget: float = AI_BUDGET,
-) -> str:
-    """The computer player's move for `seat` (normal level unless told), else a seeded
-    random legal move. Blocking (the search): call it in a worker thread."""
-    legal = eng.legal_moves(state, seat)
-    move: str | None = None
-    try:
-        from engines.ai import choose_move
-
-        move = choose_move(eng.id, eng.view(state, seat), seat, level, seed=seed,
-                           budget=budget)
-    except ImportError:  # no computer player for this game (yet): engines.ai.<game>
-        pass
-    except Exception:
-        log.warning("the %s computer player failed; playing a random move", eng.id,
-                    exc_info=True)
-    if move is not None:
-        move = turns.clean_move(move)
-        if move not in legal:
-            log.warning("the %s computer player chose %r, not a legal move", eng.id, move)
-            move = None
-    return move if move is not None else random.Random(seed).choice(legal)
-
-
-def auto_levels(table: Table) -> dict[int, str]:
-    """Seats the computer plays at once, with their level: computer seats, and seats taken
-    over from absent players (normal level)."""
-    levels = dict.fromkeys(table.taken_over, AI_LEVEL)
-    for index, seat in enumerate(table.seats):
-        level = computer_level(seat.user_id)
-        if level is not None:
-            levels[index] = level
-    return levels
+def merge_reminders(reminders: list[Reminder]) -> list[Reminder]:
+    """One reminder per table (the latest Table read), its seats in order."""
+    by_table: dict[int, Reminder] = {}
+    for r in reminders:
+        old = by_table.get(r.table.id)
+        if old is not None:
+            r = Reminder(r.table, sorted({*old.seats, *r.seats}), {**old.deadlines, **r.deadlines})
+        by_table[r.table.id] = r
+    return list(by_table.values())
 
 
 class DeadlineMixin:
@@ -201,11 +171,11 @@ class DeadlineMixin:
     _timer_listeners: list[Callable[[], None]]
 
     # supplied by TableService
-    _lock: Callable[[int], asyncio.Lock]
     get: Callable[[int], Awaitable[Table]]
-    _draw_chance: Callable[[Engine, Any], tuple[list[Step], Any]]
-    _record: Callable[..., Awaitable[None]]
-    _result: Callable[[int, list[Step]], Awaitable[MoveResult]]
+    _changing: Callable[..., Awaitable[MoveResult | None]]
+    _write: Callable[..., Awaitable[MoveResult]]
+    _computer_move: Callable[..., Awaitable[str]]
+    _rng: Any
 
     def now(self) -> datetime:
         """The service's clock (injected in tests)."""
@@ -252,24 +222,9 @@ class DeadlineMixin:
         for listener in list(self._timer_listeners):
             listener()
 
-    async def _sync_timers(self, table_id: int, now: datetime) -> None:
-        """Inside a transaction, after a change: one timer per seat that must act."""
-        table = await self.get(table_id)
-        existing = {t.seat: t for t in await self._repo.get_timers(table_id)}
-        wanted = set(table.to_act())
-        for seat in sorted(existing.keys() - wanted):
-            await self._repo.delete_timer(table_id, seat)
-        for seat in sorted(wanted):
-            since = table.since.get(seat, table.ply)
-            old = existing.get(seat)
-            if old is not None and old.since_ply == since:
-                continue
-            if seat in auto_levels(table):  # should have been played already: at once
-                deadline, remind = now, None
-            else:
-                deadline = now + timedelta(seconds=table.deadline_seconds)
-                remind = reminder_time(now, table.deadline_seconds)
-            await self._repo.put_timer(Timer(table_id, seat, since, now, deadline, remind, False))
+    async def _resync(self, table: Table) -> MoveResult:
+        """Commit no move, only the timers the table should have (a timer left over)."""
+        return await self._write(pipeline.change(table, self.now()), [])
 
     async def timers(self, table_id: int) -> dict[int, Timer]:
         """The pending deadlines of a table by seat (to show them on the board)."""
@@ -280,77 +235,70 @@ class DeadlineMixin:
         It may be before `now` (then something is due at once)."""
         return await self._repo.next_timer_time()
 
-    async def expired(self, now: datetime | None = None) -> list[Timer]:
-        """Timers whose deadline has passed, earliest first: pass each to `expire`."""
-        return await self._repo.expired_timers(now if now is not None else self.now())
+    async def claim_due(self, owner: str, now: datetime | None = None,
+                        lease: timedelta = LEASE) -> list[Timer]:
+        """Due timers (deadline passed or reminder due), claimed for `owner` for `lease`:
+        no other process gets them meanwhile. Pass each to `remind` or `expire`."""
+        now = now if now is not None else self.now()
+        return await self._repo.claim_timers(now, now + lease, owner)
+
+    async def release(self, timer: Timer, owner: str, retry_at: datetime | None = None) -> None:
+        """Give a claimed timer back (not due again before `retry_at`, if given)."""
+        await self._repo.release_timer(timer.table_id, timer.seat, owner, retry_at)
+        self._timers_changed()
+
+    async def remind(self, timer: Timer) -> Reminder | None:
+        """Mark the reminder of a claimed timer sent (once per decision) and say whom to
+        remind; None if it was sent already or the decision is over."""
+        if timer.reminded or timer.remind_at is None:
+            return None
+        if not await self._repo.mark_reminded(timer.table_id, timer.seat, timer.since_ply):
+            return None
+        try:
+            table = await self.get(timer.table_id)
+        except TableError:
+            return None
+        if timer.seat not in table.to_act() or table.since.get(timer.seat) != timer.since_ply:
+            return None
+        return Reminder(table, [timer.seat], {timer.seat: timer.deadline_at})
 
     async def reminders_due(self, now: datetime | None = None) -> list[Reminder]:
         """Reminders due now, one per table, each handed out once (marked sent here)."""
-        rows = await self._repo.due_reminders(now if now is not None else self.now())
-        by_table: dict[int, list[Timer]] = {}
-        for row in rows:
-            by_table.setdefault(row.table_id, []).append(row)
+        now = now if now is not None else self.now()
+        owner = process_name()
         reminders = []
-        for table_id, timers in by_table.items():
-            async with self._repo.transaction():
-                for timer in timers:
-                    await self._repo.mark_reminded(table_id, timer.seat)
-            try:
-                table = await self.get(table_id)
-            except TableError:
-                continue
-            seats = [t.seat for t in timers if t.seat in table.to_act()]
-            if seats:
-                deadlines = {t.seat: t.deadline_at for t in timers if t.seat in seats}
-                reminders.append(Reminder(table, seats, deadlines))
-        return reminders
+        for timer in await self.claim_due(owner, now):
+            if timer.deadline_at > now:
+                reminder = await self.remind(timer)
+                if reminder is not None:
+                    reminders.append(reminder)
+            await self.release(timer, owner)
+        return merge_reminders(reminders)
 
-    async def postpone(self, table_id: int, seat: int, until: datetime) -> None:
-        """Move a deadline (the dispatcher does, when expiring it failed)."""
-        await self._repo.postpone_timer(table_id, seat, until)
-        self._timers_changed()
+    async def expired(self, now: datetime | None = None) -> list[Timer]:
+        """Timers whose deadline has passed, earliest first (not claimed: for tests and
+        tools; the dispatcher claims them)."""
+        now = now if now is not None else self.now()
+        rows = []
+        for table_id in await self._repo.running_table_ids():
+            rows += [t for t in await self._repo.get_timers(table_id) if t.deadline_at <= now]
+        return sorted(rows, key=lambda t: (t.deadline_at, t.table_id, t.seat))
 
     async def restore_timers(self, now: datetime | None = None) -> int:
         """At startup: give every running table's acting seats a timer if they lack one
         (tables from before deadlines existed, or a crash). Returns the running tables."""
-        now = now if now is not None else self.now()
         table_ids = await self._repo.running_table_ids()
         for table_id in table_ids:
-            async with self._lock(table_id):
-                try:
-                    async with self._repo.transaction():
-                        await self._sync_timers(table_id, now)
-                except Exception:
-                    log.exception("timers of table %s could not be restored", table_id)
+            try:
+                table = await self.get(table_id)
+                if set(table.timers) != set(table.to_act()):
+                    await self._changing(table_id, self._resync)
+            except Exception:
+                log.exception("timers of table %s could not be restored", table_id)
         self._timers_changed()
         return len(table_ids)
 
     # -- absent players --------------------------------------------------------------------
-
-    async def _auto_steps(
-        self, table: Table, state: Any, ply: int, taken_over: Mapping[int, str] | frozenset[int]
-    ) -> tuple[list[Step], Any]:
-        """Play for taken-over and computer seats while one must act (with the chance moves
-        after each); `taken_over` maps those seats to their level (a plain set: normal);
-        `ply` is the log index the first of them will have."""
-        levels = taken_over if isinstance(taken_over, Mapping) else dict.fromkeys(
-            taken_over, AI_LEVEL)
-        eng, steps = table.engine, []
-        while eng.outcome(state) is None:
-            seats = [s for s in eng.to_act(state) if s != CHANCE and s in levels]
-            if not seats:
-                break
-            if len(steps) >= _MAX_AUTO_MOVES:
-                raise RuntimeError(f"{eng.id}: taken-over seats keep acting")
-            seat = seats[0]
-            seed = move_seed(table.id, ply + len(steps), seat)
-            level = levels[seat]
-            move = await asyncio.to_thread(computer_move, eng, state, seat, seed, level,
-                                           BUDGETS.get(level, AI_BUDGET))
-            state, events = eng.apply_events(state, seat, move)
-            chance, state = self._draw_chance(eng, state)
-            steps += [Step(seat, move, events, auto=True), *chance]
-        return steps, state
 
     async def expire(
         self, table_id: int, seat: int, now: datetime | None = None
@@ -359,58 +307,47 @@ class DeadlineMixin:
         docstring). None if that deadline is not (or no longer) due: the seat moved, the
         table ended, or the timer was already handled."""
         now = now if now is not None else self.now()
-        async with self._lock(table_id):
-            try:
-                table = await self.get(table_id)
-            except TableError:
-                return None
-            timer = next((t for t in await self._repo.get_timers(table_id) if t.seat == seat),
-                         None)
-            if timer is None or timer.deadline_at > now:
-                return None
-            if (
-                table.status != "running"
-                or seat not in table.to_act()
-                or timer.since_ply != table.since.get(seat)
-            ):  # a timer left over: bring the table's timers up to date
-                async with self._repo.transaction():
-                    await self._sync_timers(table_id, now)
-                self._timers_changed()
-                return None
-            eng, user_id = table.engine, table.seats[seat].user_id
-            auto = auto_levels(table)
-            was_taken = seat in auto
-            misses = table.misses.get(seat, 0) + (0 if was_taken else 1)
-            limit = not was_taken and misses >= table.max_misses
-            if limit and table.absence_rule == "forfeit":
-                outcome = turns.resigned_outcome(eng, table.state, seat, len(table.seats))
+        try:
+            table = await self.get(table_id)
+        except TableError:
+            return None
+        timer = table.timers.get(seat)
+        if timer is None or timer.deadline_at > now:
+            return None
+        if table.status != "running" or seat not in table.to_act() or \
+                timer.since_ply != table.since.get(seat):
+            await self._changing(table_id, self._resync)  # a timer left over
+            return None
+        auto = auto_levels(table)
+        was_taken = seat in auto
+        misses = table.misses.get(seat, 0) + (0 if was_taken else 1)
+        limit = not was_taken and misses >= table.max_misses
+        forfeit = limit and table.absence_rule == "forfeit"
+        # the computer thinks before the lock is taken, from the seat's view only
+        move = None if forfeit else await self._computer_move(table, seat,
+                                                              auto.get(seat, AI_LEVEL))
+
+        async def build(current: Table) -> MoveResult | None:
+            if current.ply != table.ply or current.status != "running":
+                return None  # the player (or another process) moved first
+            absence = {seat: (misses, was_taken or (limit and not forfeit))}
+            if forfeit:
+                outcome = turns.resigned_outcome(current.engine, current.state, seat,
+                                                 len(current.seats))
                 outcome["forfeited"] = [seat]
-                async with self._repo.transaction():
-                    await self._repo.set_seat_absence(table_id, seat, misses, False)
-                    await self._record(table, [], outcome, now)
-                    await self._sync_timers(table_id, now)
-                self._timers_changed()
-                result = await self._result(table_id, [])
-                return Expiry(result, seat, user_id, None, misses, True, False, True)
-            taken = was_taken or limit
-            seed = move_seed(table.id, table.ply, seat)
-            level = auto.get(seat, AI_LEVEL)
-            move = await asyncio.to_thread(computer_move, eng, table.state, seat, seed, level,
-                                           BUDGETS.get(level, AI_BUDGET))
-            state, events = eng.apply_events(table.state, seat, move)
-            chance, state = self._draw_chance(eng, state)
-            steps = [Step(seat, move, events, auto=True), *chance]
-            if taken:
-                auto.setdefault(seat, AI_LEVEL)
-            more, state = await self._auto_steps(table, state, table.ply + len(steps), auto)
-            steps += more
-            async with self._repo.transaction():
-                await self._repo.set_seat_absence(table_id, seat, misses, taken)
-                await self._record(table, steps, eng.outcome(state), now)
-                await self._sync_timers(table_id, now)
-            self._timers_changed()
-            result = await self._result(table_id, steps)
-            return Expiry(result, seat, user_id, move, misses, not was_taken, limit, False)
+                made = pipeline.change(current, self.now(), outcome=outcome, absence=absence)
+                return await self._write(made, [])
+            assert move is not None
+            moved = pipeline.advance(current, seat, move, self._rng, auto=True)
+            made = pipeline.change(current, self.now(), steps=moved.steps, state=moved.state,
+                                   since=moved.since, absence=absence)
+            return await self._write(made, moved.steps)
+
+        result = await self._changing(table_id, build)
+        if result is None:
+            return None
+        user_id = table.seats[seat].user_id
+        return Expiry(result, seat, user_id, move, misses, not was_taken, limit, forfeit)
 
 
 Callback = Callable[..., Any]  # plain or async
@@ -445,6 +382,7 @@ class DeadlineDispatcher:
         self._sleep = sleep if sleep is not None else asyncio.sleep
         self._max_sleep = max_sleep
         self._retry = timedelta(seconds=retry)
+        self._owner = process_name()
         self._woken = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -483,21 +421,31 @@ class DeadlineDispatcher:
             log.exception("deadline callback %r failed", callback)
 
     async def run_due(self) -> int:
-        """One pass: send due reminders, expire due deadlines. Returns the expiries."""
+        """One pass: claim the due timers, send their reminders, expire their deadlines.
+        Returns the expiries. A claim is released when handled; a failed expiry is retried
+        after `retry`."""
         now = self._now()
-        for reminder in await self._service.reminders_due(now):
-            await self._call(self._on_remind, reminder.table, reminder.seats)
         done = 0
-        for timer in await self._service.expired(now):
+        claimed = await self._service.claim_due(self._owner, now)
+        reminders = []
+        for timer in claimed:
+            retry_at = None
             try:
-                expiry = await self._service.expire(timer.table_id, timer.seat, now)
+                if timer.deadline_at > now:
+                    reminder = await self._service.remind(timer)
+                    if reminder is not None:
+                        reminders.append(reminder)
+                else:
+                    expiry = await self._service.expire(timer.table_id, timer.seat, now)
+                    if expiry is not None:
+                        done += 1
+                        await self._call(self._on_expire, expiry)
             except Exception:
                 log.exception("deadline of table %s seat %s failed", timer.table_id, timer.seat)
-                await self._service.postpone(timer.table_id, timer.seat, now + self._retry)
-                continue
-            if expiry is not None:
-                done += 1
-                await self._call(self._on_expire, expiry)
+                retry_at = now + self._retry
+            await self._service.release(timer, self._owner, retry_at)
+        for reminder in merge_reminders(reminders):
+            await self._call(self._on_remind, reminder.table, reminder.seats)
         return done
 
     async def _wait(self, delay: float | None) -> None:

@@ -62,6 +62,8 @@ class Table:
     misses: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     taken_over: frozenset[int] = field(default=frozenset(), compare=False)
     hints: bool = False  # /hint allowed at this table: results recorded, ratings not updated
+    # The pending deadline of each seat that must act (TimerRow by seat), read with the table.
+    timers: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def ply(self) -> int:

@@ -1,19 +1,21 @@
 """The table service: lobbies, seats, turns, chance draws and persistence; no Discord here.
 
-The move log is the truth: a table's `state` is rebuilt by replaying its log through the engine
-(`get`, `running_tables`); an in-memory replay is reused only while the stored log still starts
-with the log it was built from. Each change is one database transaction, committed before the
-method returns. Moves on one table run one at a time (an asyncio.Lock per table id).
+The move log is the truth: a table's `state` is rebuilt by replaying its log; a process keeps
+the replay of each running table and, on the next load, reads and applies only the moves
+added since (the log is append-only). Every change goes through one pipeline
+(pipeline.py): load once, apply, commit only if the table's ply is unchanged, and hand the
+Table built in memory on to timers and publishing. A commit refused because another process
+moved first is retried from a fresh load, where the usual refusals (stale button, not your
+turn) apply. Computer moves are their own steps (`computer_step`): thought out of the lock
+from the seat's view, applied only if nobody moved meanwhile.
 
 Decisions (see also CONTRACT.md):
 - **Staleness** and **resign**: see `bot/tables/turns.py`.
 - **Lobby options**: the lobby keeps only the options the host set (never "players"); they
   must suit at least one allowed seat count. At start they are merged over
-  `default_options(n)` (defaults like Varanasi's colours depend on n) and checked again with
-  `eng.new(n, options)`; the table's `options` is then the engine's full option dict.
-- **Sides**: only for games with a fixed seat count (min = max players: cows_leopards, senet):
-  `side` asks for that seat (cows_leopards: 0 cows, 1 leopards). If any seat chose a side, start
-  keeps the chosen seats and fills the others in join order instead of shuffling.
+  `default_options(n)` and checked again with `eng.new(n, options)`.
+- **Sides**: only for games with a fixed seat count; if any seat chose a side, start keeps
+  the chosen seats and fills the others in join order instead of shuffling.
 """
 
 from __future__ import annotations
@@ -21,28 +23,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.storage import PlaceTaken, Repository, ResultRow, SeatRow, StandingRow, TableRow
-from bot.tables import computers, ratings, turns
-from bot.tables.deadlines import AI_BUDGET, DeadlineMixin, auto_levels, computer_move, move_seed
+from bot.storage import LoadedTable, PlaceTaken, Repository, SeatRow, StandingRow
+from bot.tables import computers, pipeline, ratings, turns
+from bot.tables.deadlines import DeadlineMixin
 from bot.tables.errors import TableError, reason_params
-from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Step, Table
-from engines import CHANCE, Engine, get_engine
+from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Table
+from bot.tables.thinking import Think, move_seed, think_in_thread
+from engines import Engine, get_engine
 
 log = logging.getLogger(__name__)
 
-_MAX_CHANCE_STEPS = 10_000  # a runaway engine must not hang the bot
+COMMIT_ATTEMPTS = 5  # reloads after another process moved first, before giving up
+
+
+class _Moved(Exception):
+    """The table's ply changed between load and commit (another writer won)."""
 
 
 @dataclass(frozen=True)
 class _Replay:
-    """A position reached by replaying `log`, and the seats' decision starts there."""
+    """A position reached by replaying the first `ply` moves, and the decision starts."""
 
-    log: tuple[tuple[int, str], ...]
+    ply: int
     state: Any
     since: dict[int, int]
 
@@ -60,41 +67,57 @@ def _engine(game: str) -> Engine:
 
 class TableService(DeadlineMixin):
     """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles; `now` is the
-    clock (UTC datetimes; tests inject simulated time). Deadlines: deadlines.py."""
+    clock (UTC datetimes; tests inject simulated time); `think` runs the computer player
+    (default: in a thread)."""
 
     def __init__(
         self,
         repo: Repository,
         rng: random.Random | None = None,
         now: Callable[[], datetime] | None = None,
+        think: Think | None = None,
     ) -> None:
         self._repo = repo
         self._rng = rng if rng is not None else random.Random()
         self._clock = now if now is not None else _now
+        self._think = think if think is not None else think_in_thread
         self._locks: dict[int, asyncio.Lock] = {}
         self._replays: dict[int, _Replay] = {}
+        self._logs: dict[int, list[tuple[int, str]]] = {}
         self._timer_listeners: list[Callable[[], None]] = []
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
+    def _forget(self, table_id: int) -> None:
+        self._replays.pop(table_id, None)
+        self._logs.pop(table_id, None)
+        lock = self._locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self._locks[table_id]
+
     # -- loading ---------------------------------------------------------------------------
 
     async def get(self, table_id: int) -> Table:
-        """The table with its state rebuilt from the stored log; TableError("not_found")."""
-        loaded = await self._repo.load_table(table_id)
+        """The table as stored now, its state rebuilt from the log; TableError("not_found")."""
+        known = self._logs.get(table_id)
+        loaded = await self._repo.load_table(table_id, len(known) if known else 0)
         if loaded is None:
             raise TableError("not_found", table_id=table_id)
-        row, seat_rows, moves = loaded
+        return self._build(loaded, known or [])
+
+    def _build(self, loaded: LoadedTable, known: list[tuple[int, str]]) -> Table:
+        row, seat_rows = loaded.row, loaded.seats
+        log_ = [*known[: loaded.first_ply], *loaded.moves]
         seats = [Seat(s.user_id, s.name, s.side) for s in seat_rows]
         eng = get_engine(row.game)
         state, since, options = None, {}, row.options
         if row.started_at is None:
             options = self._preview_options(eng, row.options, len(seats))
         else:
-            replay = self._replay(row, eng, len(seats), moves)
+            replay = self._replay(row.id, row.options, eng, len(seats), log_)
             state, since = replay.state, dict(replay.since)  # a copy: callers may not share
-        return Table(
+        table = Table(
             id=row.id,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
@@ -106,7 +129,7 @@ class TableService(DeadlineMixin):
             status=row.status,
             seats=seats,
             state=state,
-            log=list(moves),
+            log=log_,
             posted_ply=row.posted_ply,
             posted_final=row.posted_final,
             message_id=row.message_id,
@@ -121,27 +144,31 @@ class TableService(DeadlineMixin):
             misses={s.position: s.misses for s in seat_rows if s.misses},
             taken_over=frozenset(s.position for s in seat_rows if s.taken_over),
             hints=row.hints,
+            timers={t.seat: t for t in loaded.timers},
         )
+        self._remember(table)
+        return table
 
-    def _replay(
-        self, row: TableRow, eng: Engine, players: int, moves: Sequence[tuple[int, str]]
-    ) -> _Replay:
-        moves = tuple(moves)
-        cached = self._replays.get(row.id)
-        if cached is not None and moves[: len(cached.log)] == cached.log:
-            state, since, done = cached.state, cached.since, len(cached.log)
+    def _remember(self, table: Table) -> None:
+        """Keep the replay and log of running tables only (others change no more)."""
+        if table.status == "running" and table.state is not None:
+            self._replays[table.id] = _Replay(table.ply, table.state, dict(table.since))
+            self._logs[table.id] = list(table.log)
         else:
-            state = eng.new(players, row.options)
+            self._forget(table.id)
+
+    def _replay(self, table_id: int, options: dict[str, Any], eng: Engine, players: int,
+                moves: Sequence[tuple[int, str]]) -> _Replay:
+        cached = self._replays.get(table_id)
+        if cached is not None and cached.ply <= len(moves):
+            state, since, done = cached.state, cached.since, cached.ply
+        else:
+            state = eng.new(players, options)
             since, done = turns.next_since(eng, state, {}, 0, None), 0
         for ply, (actor, move) in enumerate(moves[done:], start=done + 1):
             state = eng.apply(state, actor, move)
             since = turns.next_since(eng, state, since, ply, actor)
-        replay = _Replay(moves, state, since)
-        if row.status == "running":  # only running tables change; keep memory to those
-            self._replays[row.id] = replay
-        else:
-            self._replays.pop(row.id, None)
-        return replay
+        return _Replay(len(moves), state, since)
 
     @staticmethod
     def _preview_options(eng: Engine, chosen: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -175,10 +202,14 @@ class TableService(DeadlineMixin):
         itself is checked, or None: lets a component refuse before asking for a move."""
         return turns.refusal(table, user_id, turn)
 
-    async def unposted_tables(self, finished_within: timedelta = timedelta(days=1)) -> list[Table]:
-        """Tables whose latest board is committed but not posted (`needs_post`): for restart
-        recovery, including games that finished (by a move or a resign) shortly before."""
-        ids = await self._repo.unposted_table_ids(self.now() - finished_within)
+    async def unposted_tables(
+        self, finished_within: timedelta = timedelta(days=1),
+        guilds: Callable[[int], bool] | None = None,
+    ) -> list[Table]:
+        """Tables whose latest board is committed but not posted (`needs_post`), including
+        games that finished shortly before; only guilds for which `guilds(id)` is true."""
+        found = await self._repo.unposted_tables(self.now() - finished_within)
+        ids = [t for t, guild in found if guilds is None or guilds(guild)]
         return [table for table in await self._rebuild_all(ids) if table.needs_post]
 
     def legal_moves_for(self, table: Table, user_id: int) -> list[str]:
@@ -187,6 +218,32 @@ class TableService(DeadlineMixin):
         if seat is None or seat not in table.to_act():
             return []
         return table.engine.legal_moves(table.state, seat)
+
+    # -- the pipeline ----------------------------------------------------------------------
+
+    async def _write(self, change: pipeline.Change, steps: list[Any]) -> MoveResult:
+        """Commit a change built from a loaded table; _Moved if its ply moved meanwhile."""
+        if not await self._repo.commit(change.commit):
+            self._forget(change.table.id)  # reload from the database next time
+            raise _Moved
+        table = change.table
+        self._remember(table)
+        self._timers_changed()
+        return MoveResult(table, steps, table.to_act(), table.status == "finished")
+
+    async def _changing(
+        self, table_id: int, build: Callable[[Table], Awaitable[MoveResult | None]]
+    ) -> MoveResult | None:
+        """Load, build and commit a change under the table's lock; when another process
+        committed first, load again and rebuild (so refusals see the new position)."""
+        for _ in range(COMMIT_ATTEMPTS):
+            async with self._lock(table_id):
+                table = await self.get(table_id)
+                try:
+                    return await build(table)
+                except _Moved:
+                    continue
+        raise TableError("stale")
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -229,14 +286,9 @@ class TableService(DeadlineMixin):
             raise TableError("bad_options", **reason_params(problems[0]))
         self._check_side(eng, side)
         try:  # a unique index keeps one active table per place, even across processes
-            async with self._repo.transaction():
-                table_id = await self._repo.insert_table(
-                    guild_id, channel_id, thread_id, game, chosen, host_id, self.now()
-                )
-                await self._repo.set_table_absence_rules(table_id, *rules)
-                if hints:
-                    await self._repo.set_table_hints(table_id, True)
-                await self._repo.add_seat(table_id, host_id, host_name, side)
+            table_id = await self._repo.open_lobby(
+                guild_id, channel_id, thread_id, game, chosen,
+                SeatRow(0, host_id, host_name, side), self.now(), rules, hints)
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
         return await self.get(table_id)
@@ -265,7 +317,8 @@ class TableService(DeadlineMixin):
             ):
                 raise TableError("side_taken", side=side)
             if seat is None:
-                await self._repo.add_seat(table_id, user_id, name, side)
+                if not await self._repo.add_seat(table_id, user_id, name, side):
+                    raise TableError("already_seated")
             else:
                 await self._repo.set_seat_side(table_id, user_id, side)
             return await self.get(table_id)
@@ -277,15 +330,10 @@ class TableService(DeadlineMixin):
             if table.seat_of(user_id) is None:
                 raise TableError("not_seated")
             if user_id == table.host_id:
-                await self._repo.cancel_table(table_id, self.now())
+                await self._repo.cancel_lobby(table_id, self.now())
             else:
                 await self._repo.remove_seat(table_id, user_id)
             return await self.get(table_id)
-
-    @staticmethod
-    def _result_name(seat: Seat) -> str:
-        level = computers.computer_level(seat.user_id)
-        return seat.name if level is None else computers.computer_name(level)
 
     async def add_computer(
         self, table_id: int, user_id: int, level: str, side: int | None = None
@@ -327,43 +375,6 @@ class TableService(DeadlineMixin):
             await self._repo.remove_seat(table_id, found[-1])
             return await self.get(table_id)
 
-    async def hint(self, table_id: int, user_id: int, turn: int | None = None) -> str:
-        """The hard computer player's suggestion for the user's seat, from that seat's view
-        only. TableError("no_hints") unless the table allows hints; else the refusals of
-        `play` (not_running, finished, not_seated, not_your_turn, stale)."""
-        table = await self.get(table_id)
-        if table.status == "running" and not table.hints:
-            raise TableError("no_hints")
-        refusal = self.refusal(table, user_id, turn)
-        if refusal is not None:
-            raise refusal
-        if not table.hints:
-            raise TableError("no_hints")
-        seat = table.seat_of(user_id)
-        assert seat is not None
-        level = computers.HINT_LEVEL
-        seed = move_seed(table.id, table.ply, seat) + 7  # not the same draw as an auto move
-        budget = computers.BUDGETS.get(level, AI_BUDGET)
-        return await asyncio.to_thread(computer_move, table.engine, table.state, seat, seed,
-                                       level, budget)
-
-    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
-        """Cancel a lobby or a running game (no results): the host, or Manage Messages."""
-        async with self._lock(table_id):
-            table = await self.get(table_id)
-            if table.status == "finished":
-                raise TableError("finished")
-            if table.status == "cancelled":
-                raise TableError("not_running")
-            if user_id != table.host_id and not can_manage:
-                raise TableError("not_allowed")
-            now = self.now()
-            async with self._repo.transaction():
-                await self._repo.cancel_table(table_id, now)
-                await self._sync_timers(table_id, now)
-            self._timers_changed()
-            return await self.get(table_id)
-
     def _turn_order(self, seats: list[Seat], shuffle: bool) -> list[Seat]:
         if any(s.side is not None for s in seats):
             order: list[Seat | None] = [None] * len(seats)
@@ -379,8 +390,10 @@ class TableService(DeadlineMixin):
 
     async def start(self, table_id: int, user_id: int, shuffle: bool = True) -> MoveResult:
         """Start a lobby (host only), drawing the opening chance moves."""
-        async with self._lock(table_id):
-            table = await self._lobby(table_id)
+
+        async def build(table: Table) -> MoveResult:
+            if table.status != "lobby":
+                raise TableError("not_lobby")
             if user_id != table.host_id:
                 raise TableError("not_host")
             eng, players = table.engine, len(table.seats)
@@ -393,142 +406,152 @@ class TableService(DeadlineMixin):
                 state = eng.new(players, options)
             except ValueError as err:
                 raise TableError("bad_options", **reason_params(err)) from err
-            seats = self._turn_order(table.seats, shuffle)
-            steps, state = self._draw_chance(eng, state)
             now = self.now()
             started = replace(
-                table,
-                options=eng.dump(state)["options"],
-                chosen_options={},
-                status="running",
-                seats=seats,
-                started_at=now,
+                table, options=eng.dump(state)["options"], chosen_options={},
+                status="running", seats=self._turn_order(table.seats, shuffle), started_at=now,
             )
-            # computer seats that must act play at once (computers.py)
-            more, state = await self._auto_steps(started, state, len(steps),
-                                                 auto_levels(started))
-            steps += more
-            outcome = eng.outcome(state)
-            async with self._repo.transaction():
-                await self._repo.replace_seats(
-                    table_id,
-                    [SeatRow(i, s.user_id, s.name, s.side) for i, s in enumerate(seats)],
-                )
-                await self._repo.start_table(table_id, started.options, now)
-                await self._record(started, steps, outcome, now)
-                await self._sync_timers(table_id, now)
-            self._timers_changed()
-            return await self._result(table_id, steps)
+            since = turns.next_since(eng, state, {}, 0, None)
+            chance = pipeline.draw_chance(eng, state, since, 0, self._rng)
+            made = pipeline.change(table, now, steps=chance.steps, state=chance.state,
+                                   since=chance.since, start=lambda _: started)
+            return await self._write(made, chance.steps)
+
+        result = await self._changing(table_id, build)
+        assert result is not None
+        return result
 
     # -- play ------------------------------------------------------------------------------
-
-    def _draw_chance(self, eng: Engine, state: Any) -> tuple[list[Step], Any]:
-        """Apply chance moves while chance must act; returns them as steps."""
-        steps = []
-        while eng.to_act(state) == [CHANCE]:
-            if len(steps) >= _MAX_CHANCE_STEPS:
-                raise RuntimeError(f"{eng.id}: chance keeps acting")
-            move = eng.sample_chance(state, self._rng)
-            state, events = eng.apply_events(state, CHANCE, move)
-            steps.append(Step(CHANCE, move, events))
-        return steps, state
 
     async def play(
         self, table_id: int, user_id: int, move: str, turn: int | None = None
     ) -> MoveResult:
         """Apply one move for the user's seat, then the chance moves that follow."""
-        async with self._lock(table_id):
-            table = await self.get(table_id)
+        move = turns.clean_move(move)
+
+        async def build(table: Table) -> MoveResult:
             refusal = self.refusal(table, user_id, turn)
             if refusal is not None:
                 raise refusal
-            eng, seat = table.engine, table.seat_of(user_id)
-            move = turns.clean_move(move)
+            seat = table.seat_of(user_id)
+            assert seat is not None
             try:
-                state, events = eng.apply_events(table.state, seat, move)
+                moved = pipeline.advance(table, seat, move, self._rng)
             except ValueError as err:  # IllegalMove, or a move string the engine cannot read
                 raise TableError("illegal", move=move, **reason_params(err)) from err
-            chance, state = self._draw_chance(eng, state)
-            steps = [Step(seat, move, events), *chance]
-            # seats the computer has taken over play at once when they must act (deadlines.py)
-            more, state = await self._auto_steps(
-                table, state, table.ply + len(steps), auto_levels(table)
-            )
-            steps += more
-            now = self.now()
-            async with self._repo.transaction():
-                if table.misses.get(seat):  # moving yourself resets the missed deadlines
-                    await self._repo.set_seat_absence(
-                        table_id, seat, 0, seat in table.taken_over
-                    )
-                await self._record(table, steps, eng.outcome(state), now)
-                await self._sync_timers(table_id, now)
-            self._timers_changed()
-            return await self._result(table_id, steps)
+            # moving yourself resets the missed deadlines
+            absence = ({seat: (0, seat in table.taken_over)} if table.misses.get(seat)
+                       else None)
+            made = pipeline.change(table, self.now(), steps=moved.steps, state=moved.state,
+                                   since=moved.since, absence=absence)
+            return await self._write(made, moved.steps)
+
+        result = await self._changing(table_id, build)
+        assert result is not None
+        return result
+
+    async def computer_step(self, table_id: int) -> MoveResult | None:
+        """One move of the computer (a computer seat, or a seat taken over) that must act
+        now, with the chance moves after it; None if no computer must act, or if the table
+        changed while it thought (call again). The search runs outside the table's lock,
+        from the seat's view only."""
+        table = await self.get(table_id)
+        turn = pipeline.auto_turn(table)
+        if turn is None:
+            return None
+        seat, level = turn
+        move = await self._computer_move(table, seat, level)
+
+        async def build(current: Table) -> MoveResult | None:
+            if current.ply != table.ply or pipeline.auto_turn(current) != turn:
+                return None  # someone moved first: this move was thought for another position
+            moved = pipeline.advance(current, seat, move, self._rng, auto=True)
+            made = pipeline.change(current, self.now(), steps=moved.steps, state=moved.state,
+                                   since=moved.since)
+            return await self._write(made, moved.steps)
+
+        try:
+            return await self._changing(table_id, build)
+        except TableError:
+            return None
+
+    async def computers_play(self, table_id: int, limit: int = 100_000) -> list[MoveResult]:
+        """Computer steps until no computer must act (a member's turn, or the end): for
+        tools and tests; the bot posts a board after each step instead."""
+        results: list[MoveResult] = []
+        misses = 0
+        while len(results) < limit and misses < COMMIT_ATTEMPTS:
+            result = await self.computer_step(table_id)
+            if result is None:
+                if pipeline.auto_turn(await self.get(table_id)) is None:
+                    break
+                misses += 1  # moved under us: think again from the new position
+                continue
+            misses = 0
+            results.append(result)
+        return results
+
+    async def _computer_move(self, table: Table, seat: int, level: str, salt: int = 0) -> str:
+        eng = table.engine
+        seed = move_seed(table.id, table.ply, seat) + salt
+        return await self._think(table.game, eng.view(table.state, seat),
+                                 eng.legal_moves(table.state, seat), seat, level, seed,
+                                 computers.BUDGETS.get(level, 0.5))
+
+    async def hint(self, table_id: int, user_id: int, turn: int | None = None) -> str:
+        """The hard computer player's suggestion for the user's seat, from that seat's view
+        only. TableError("no_hints") unless the table allows hints; else the refusals of
+        `play` (not_running, finished, not_seated, not_your_turn, stale)."""
+        table = await self.get(table_id)
+        if table.status == "running" and not table.hints:
+            raise TableError("no_hints")
+        refusal = self.refusal(table, user_id, turn)
+        if refusal is not None:
+            raise refusal
+        if not table.hints:
+            raise TableError("no_hints")
+        seat = table.seat_of(user_id)
+        assert seat is not None
+        # salt 7: not the same draw as the computer's own move at this ply
+        return await self._computer_move(table, seat, computers.HINT_LEVEL, salt=7)
 
     async def resign(self, table_id: int, user_id: int) -> MoveResult:
-        """Resign: the table ends with the resigner last (module docstring, "Resign")."""
-        async with self._lock(table_id):
-            table = await self._running(table_id)
+        """Resign: the table ends with the resigner last (turns.py, "Resign")."""
+
+        async def build(table: Table) -> MoveResult:
+            self._check_running(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
             outcome = turns.resigned_outcome(table.engine, table.state, seat, len(table.seats))
-            now = self.now()
-            async with self._repo.transaction():
-                await self._record(table, [], outcome, now)
-                await self._sync_timers(table_id, now)
-            self._timers_changed()
-            return await self._result(table_id, [])
+            return await self._write(pipeline.change(table, self.now(), outcome=outcome), [])
 
-    async def _running(self, table_id: int) -> Table:
-        table = await self.get(table_id)
+        result = await self._changing(table_id, build)
+        assert result is not None
+        return result
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
+        """Cancel a lobby or a running game (no results): the host, or Manage Messages."""
+
+        async def build(table: Table) -> MoveResult:
+            if table.status == "finished":
+                raise TableError("finished")
+            if table.status == "cancelled":
+                raise TableError("not_running")
+            if user_id != table.host_id and not can_manage:
+                raise TableError("not_allowed")
+            return await self._write(pipeline.change(table, self.now(), cancel=True), [])
+
+        result = await self._changing(table_id, build)
+        assert result is not None
+        return result.table
+
+    @staticmethod
+    def _check_running(table: Table) -> None:
         if table.status == "finished":
             raise TableError("finished")
         if table.status != "running":
             raise TableError("not_running")
-        return table
-
-    async def _result(self, table_id: int, steps: list[Step]) -> MoveResult:
-        table = await self.get(table_id)
-        return MoveResult(table, steps, table.to_act(), table.status == "finished")
-
-    async def _record(
-        self, table: Table, steps: list[Step], outcome: dict[str, Any] | None, now: datetime
-    ) -> None:
-        """Inside a transaction: append the steps; if the game is over, finish and rate it."""
-        if steps:
-            moves = [(s.actor, s.move) for s in steps]
-            await self._repo.append_moves(table.id, table.ply, moves, now)
-        if outcome is None:
-            return
-        outcome = {**outcome, "resigned": list(outcome.get("resigned", []))}
-        await self._repo.finish_table(table.id, outcome, now)
-        scores = outcome.get("scores") or [None] * len(table.seats)
-        await self._repo.insert_results(
-            [
-                ResultRow(
-                    table_id=table.id,
-                    seat=i,
-                    guild_id=table.guild_id,
-                    game=table.game,
-                    user_id=computers.result_user_id(s.user_id),
-                    name=self._result_name(s),
-                    rank=outcome["ranks"][i],
-                    score=scores[i],
-                    resigned=i in outcome["resigned"],
-                    finished_at=now,
-                )
-                for i, s in enumerate(table.seats)
-            ]
-        )
-        if table.hints:  # a table with hints is unrated
-            return
-        users = [computers.result_user_id(s.user_id) for s in table.seats]
-        before = await self._repo.get_ratings(table.guild_id, table.game, users)
-        after = ratings.rate([before.get(u) for u in users], outcome["ranks"])
-        new = dict(zip(users, after, strict=True))
-        await self._repo.put_ratings(table.guild_id, table.game, new, now)
 
     async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
         """The board for `ply` is posted as `message_id`; `posted_ply` never goes back."""

@@ -30,6 +30,7 @@ from bot.storage import open_database
 from bot.tables import Table
 from bot.ui.badges import seat_label
 from bot.ui.moves import group_of
+from tests.bot.backends import backend_target, opener, sqlite_opener  # noqa: F401  (fixtures)
 
 SEED = 20240
 
@@ -387,14 +388,14 @@ async def open_and_start(world: World, game: str, host: str, others: list[str],
     """/play <game> by `host`, the others join (on a side if given), the host starts.
     Returns the table id."""
     sides = sides or {}
-    opener = world.member(host)
-    result = await opener.slash(world.channel, f"play {game}", **options)
+    host_member = world.member(host)
+    result = await host_member.slash(world.channel, f"play {game}", **options)
     lobby = result.response
     assert lobby is not None and not lobby.ephemeral, result
     ids = button_ids(lobby)
     table_id = int(next(iter(ids)).split(":")[1])
     if host in sides:
-        await opener.click(lobby, custom_id=f"lobby:{table_id}:join{sides[host]}")
+        await host_member.click(lobby, custom_id=f"lobby:{table_id}:join{sides[host]}")
     for name in others:
         member = world.member(name)
         side = sides.get(name)
@@ -402,7 +403,7 @@ async def open_and_start(world: World, game: str, host: str, others: list[str],
         await member.click(lobby, custom_id=f"lobby:{table_id}:{action}")
     lobby = result.response
     start = next(i for i in button_ids(lobby) if ":start" in i)
-    await opener.click(lobby, custom_id=start)
+    await host_member.click(lobby, custom_id=start)
     table = await world.table(table_id)
     assert table.status == "running"
     return table_id

@@ -35,13 +35,17 @@ async def service() -> AsyncIterator[TableService]:
 async def play_out(service: TableService, table_id: int, seed: int = 1) -> int:
     """The member moves (a seeded random legal move) until the game ends; returns moves."""
     rng, moves = random.Random(seed), 0
+    await service.computers_play(table_id)
     table = await service.get(table_id)
     while table.status == "running":
         legal = service.legal_moves_for(table, HOST)
-        assert legal, "the member's turn never came: the computers must answer at once"
-        result = await service.play(table_id, HOST, rng.choice(legal))
-        assert HOST in [table.seats[s].user_id for s in result.to_act] or result.finished
-        table, moves = result.table, moves + 1
+        assert legal, "the member's turn never came: the computers must answer"
+        await service.play(table_id, HOST, rng.choice(legal))
+        answers = await service.computers_play(table_id)
+        table, moves = await service.get(table_id), moves + 1
+        assert all(step.auto for answer in answers for step in answer.steps[:1])
+        assert HOST in [table.seats[s].user_id for s in table.to_act()] or \
+            table.status == "finished"
     return moves
 
 
@@ -98,10 +102,12 @@ async def test_member_against_a_computer_plays_to_the_end(
 ) -> None:
     table = await service.open_table(GUILD, CHANNEL, game, None, HOST, "Host")
     table = await service.add_computer(table.id, HOST, "normal", side=side)
-    result = await service.start(table.id, HOST, shuffle=True)
-    assert [result.table.seats[s].user_id for s in result.to_act] == [HOST]
-    computer = next(i for i, s in enumerate(result.table.seats) if s.user_id < 0)
-    assert all(step.auto for step in result.steps if step.actor == computer)
+    await service.start(table.id, HOST, shuffle=True)
+    answers = await service.computers_play(table.id)  # the computer's own steps, if it opens
+    table = await service.get(table.id)
+    assert [table.seats[s].user_id for s in table.to_act()] == [HOST]
+    computer = next(i for i, s in enumerate(table.seats) if s.user_id < 0)
+    assert all(step.auto for r in answers for step in r.steps if step.actor == computer)
     await play_out(service, table.id)
     table = await service.get(table.id)
     assert table.status == "finished" and table.outcome is not None
@@ -130,8 +136,10 @@ async def test_six_nimmt_with_four_computers(service: TableService) -> None:
         table = await service.add_computer(table.id, HOST, level)
     result = await service.start(table.id, HOST)
     me = result.table.seat_of(HOST)
-    assert result.to_act == [me]  # the four computers picked at once
-    assert sum(1 for step in result.steps if step.auto) == 4
+    assert len(result.to_act) == 5  # everyone picks at once ...
+    answers = await service.computers_play(table.id)
+    assert [sum(1 for step in r.steps if step.auto) for r in answers] == [1, 1, 1, 1]
+    assert answers[-1].to_act == [me]  # ... the four computers one step each
     moves = await play_out(service, table.id)
     assert moves >= 10  # ten picks at least
     results = await service._repo.get_results(table.id)

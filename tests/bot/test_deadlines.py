@@ -22,7 +22,8 @@ from bot.tables import (
     TableError,
     TableService,
 )
-from bot.tables.deadlines import computer_move, move_seed, reminder_time
+from bot.tables.pipeline import reminder_time
+from bot.tables.thinking import choose, move_seed
 from engines import GAME_IDS
 
 GUILD, CHANNEL, HOST = 1, 10, 100
@@ -132,7 +133,8 @@ async def test_expiry_plays_a_legal_move_and_logs_it(
     assert [(t.table_id, t.seat) for t in await service.expired()] == [(table.id, seat)]
 
     legal = table.engine.legal_moves(table.state, seat)
-    expected = computer_move(table.engine, table.state, seat, move_seed(table.id, table.ply, seat))
+    seed = move_seed(table.id, table.ply, seat)
+    expected = choose(table.game, table.view(seat), legal, seat, "normal", seed, 0.3)
     expiry = await service.expire(table.id, seat)
     assert expiry is not None
     assert expiry.move in legal and expiry.move == expected
@@ -185,11 +187,12 @@ async def test_takeover_after_max_misses(service: TableService, clock: Clock) ->
         user_id = table.seats[present].user_id
         result = await service.play(table.id, user_id, rng.choice(
             service.legal_moves_for(table, user_id)))
-        table = result.table
-        if table.status == "running":
-            auto = [s for s in result.steps if s.auto]
-            assert [s.actor for s in auto] == [absent]
-            assert table.log[ply + 1:][0] == (absent, auto[0].move)
+        answers = await service.computers_play(table.id)  # the computer answers for it
+        table = await service.get(table.id)
+        if result.table.status == "running":
+            auto = [s for answer in answers for s in answer.steps if s.auto]
+            assert auto and {s.actor for s in auto} == {absent}
+            assert table.log[ply + len(result.steps):][0] == (absent, auto[0].move)
     assert service.legal_moves_for(table, table.seats[absent].user_id) == []
 
 
@@ -305,7 +308,7 @@ async def test_restart_restores_missing_timers(
     repo = await opener(path)
     service = TableService(repo, rng=random.Random(1), now=clock)
     table = await started(service, "senet", 2, deadline_seconds=60)
-    await repo.delete_timer(table.id, table.to_act()[0])
+    await repo._execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
     assert await service.next_due() is None
     assert await service.restore_timers() == 1
     assert set(await service.timers(table.id)) == set(table.to_act())

@@ -98,10 +98,10 @@ async def test_results_and_ratings_commit_with_the_finish(
     result = await started(service, "cows_leopards", 2, options={"captures": 1})
     table = result.table
 
-    async def broken(*args: object) -> None:
+    def broken(*args: object) -> None:  # fails inside the unit, after the results are written
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(service._repo, "put_ratings", broken)
+    monkeypatch.setattr("bot.tables.ratings.rate", broken)
     with pytest.raises(RuntimeError):
         await service.resign(table.id, HOST)
     again = await service.get(table.id)

@@ -1,46 +1,46 @@
-"""The storage layer: migrations, WAL, the database path, constraints and transactions."""
+"""The storage layer on both backends: migrations, constraints, the move commit (all or
+nothing, refused when the table moved), posted boards and timer leases."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import PlaceTaken, Repository, database_path, open_database
+from bot.storage import (
+    Commit,
+    Finish,
+    PlaceTaken,
+    Repository,
+    ResultRow,
+    SeatRow,
+    database_path,
+)
 from bot.storage.migrate import apply_migrations, available
+from tests.bot.backends import Opener
 
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+RULES = (86400, "takeover", 3)
 
-Opener = Callable[..., Awaitable[Repository]]
+
+async def lobby(repo: Repository, channel: int = 10, thread: int | None = None,
+                host: int = 100, options: dict | None = None, game: str = "senet") -> int:
+    return await repo.open_lobby(1, channel, thread, game, options or {},
+                                 SeatRow(0, host, f"U{host}", None), NOW, RULES)
 
 
-@pytest.fixture
-async def opener() -> AsyncIterator[Opener]:
-    """open_database, with every connection closed at the end even when a test fails
-    (an open aiosqlite connection keeps its thread, and so the test run, alive)."""
-    opened: list[Repository] = []
-
-    async def open_(path: object = ":memory:") -> Repository:
-        opened.append(await open_database(path))
-        return opened[-1]
-
-    yield open_
-    for repo in opened:
-        await repo.close()  # closing twice is harmless
-
-async def test_migrations_are_applied_once_and_recorded(tmp_path, opener: Opener) -> None:
+async def test_migrations_are_applied_once_and_recorded(tmp_path, sqlite_opener: Opener) -> None:
     path = tmp_path / "deep" / "er" / "bot.sqlite3"  # parent folders are created
-    repo = await opener(path)
+    repo = await sqlite_opener(path)
     versions = [v for v, _, _ in available()]
     assert versions[0] == 1 and versions == sorted(versions)
     assert await repo.schema_versions() == versions
-    assert await apply_migrations(repo._db) == []  # nothing left to apply
+    assert await repo.driver.call(apply_migrations) == []  # nothing left to apply
     await repo.close()
 
-    repo = await opener(path)  # reopening applies nothing twice
+    repo = await sqlite_opener(path)  # reopening applies nothing twice
     assert await repo.schema_versions() == versions
     await repo.close()
     with sqlite3.connect(path) as raw:
@@ -56,83 +56,125 @@ def test_database_path_comes_from_the_environment(monkeypatch) -> None:
     assert database_path() == "/srv/bot/db.sqlite3"
 
 
-async def test_default_path_used_when_none_given(tmp_path, monkeypatch, opener: Opener) -> None:
+async def test_default_path_used_when_none_given(
+    tmp_path, monkeypatch, sqlite_opener: Opener
+) -> None:
     target = tmp_path / "env" / "bot.sqlite3"
     monkeypatch.setenv("BOT_DATABASE", str(target))
-    await opener(None)
+    await sqlite_opener(None)
     assert target.exists()
 
 
 async def test_one_active_table_per_place_is_a_constraint(opener: Opener) -> None:
     repo = await opener()
-    first = await repo.insert_table(1, 10, None, "senet", {}, 100, NOW)
+    first = await lobby(repo)
     with pytest.raises(PlaceTaken):
-        await repo.insert_table(1, 10, None, "senet", {}, 101, NOW)
-    threaded = await repo.insert_table(1, 10, 11, "senet", {}, 101, NOW)  # a thread is its own
+        await lobby(repo, host=101)
+    threaded = await lobby(repo, thread=11, host=101)  # a thread is a place of its own
     assert await repo.active_table_id(10) == first
     assert await repo.active_table_id(11) == threaded
-    await repo.cancel_table(first, NOW)
+    assert await repo.cancel_lobby(first, NOW)
     assert await repo.active_table_id(10) is None
-    again = await repo.insert_table(1, 10, None, "six_nimmt", {"points": 5}, 100, NOW)
+    again = await lobby(repo, options={"points": 5}, game="six_nimmt")
     row = await repo.get_table(again)
-    assert (row.status, row.options, row.posted_ply, row.created_at) == (
-        "lobby", {"points": 5}, -1, NOW)
+    assert (row.status, row.options, row.posted_ply, row.created_at, row.ply) == (
+        "lobby", {"points": 5}, -1, NOW, 0)
+    assert [(s.user_id, s.position) for s in await repo.get_seats(again)] == [(100, 0)]
 
 
 async def test_seats_in_join_order(opener: Opener) -> None:
     repo = await opener()
-    table = await repo.insert_table(1, 10, None, "six_nimmt", {}, 100, NOW)
-    for uid in (100, 101, 102):
-        await repo.add_seat(table, uid, f"U{uid}", None)
+    table = await lobby(repo, game="six_nimmt")
+    for uid in (101, 102):
+        assert await repo.add_seat(table, uid, f"U{uid}", None)
     await repo.remove_seat(table, 101)
-    await repo.add_seat(table, 103, "U103", 1)
+    assert await repo.add_seat(table, 103, "U103", 1)
     seats = await repo.get_seats(table)
     assert [(s.user_id, s.side) for s in seats] == [(100, None), (102, None), (103, 1)]
-    with pytest.raises(sqlite3.IntegrityError):
-        await repo.add_seat(table, 100, "again", None)
+    assert not await repo.add_seat(table, 100, "again", None)  # a double click seats once
 
 
-async def test_a_ply_is_written_once_and_transactions_roll_back(opener: Opener) -> None:
+def start_commit(table: int, **more) -> Commit:
+    seats = [SeatRow(0, 100, "U100", None), SeatRow(1, 101, "U101", None)]
+    return Commit(table, 0, NOW, moves=[(-1, "throw 2")], start=(seats, {"players": 2}),
+                  timers={0: (1, NOW + timedelta(days=1), None)}, **more)
+
+
+async def test_a_commit_is_whole_and_refused_once_the_table_moved(opener: Opener) -> None:
     repo = await opener()
-    table = await repo.insert_table(1, 10, None, "senet", {}, 100, NOW)
-    await repo.append_moves(table, 0, [(-1, "throw 2"), (0, "move 9")], NOW)
-    with pytest.raises(sqlite3.IntegrityError):
-        await repo.append_moves(table, 1, [(0, "move 7")], NOW)
+    table = await lobby(repo)
+    await repo.add_seat(table, 101, "U101", None)
+    assert await repo.commit(start_commit(table))
+    loaded = await repo.load_table(table)
+    assert (loaded.row.status, loaded.row.ply, loaded.moves) == ("running", 1, [(-1, "throw 2")])
+    assert [(t.seat, t.since_ply) for t in loaded.timers] == [(0, 1)]
+    assert not await repo.commit(Commit(table, 0, NOW, moves=[(0, "move 9")]))  # stale ply
+    assert await repo.commit(Commit(table, 1, NOW, moves=[(0, "move 9"), (-1, "throw 1")],
+                                    timers={1: (3, NOW + timedelta(days=1), None)}))
+    assert (await repo.load_table(table, first_ply=2)).moves == [(-1, "throw 1")]
+
+    def broken_rate(before, ranks):
+        raise RuntimeError("crash before commit")
+
+    results = [ResultRow(table, s, 1, "senet", 100 + s, f"U{s}", s + 1, None, False, NOW)
+               for s in (0, 1)]
+    finish = Finish({"ranks": [1, 2], "resigned": []}, results, broken_rate)
     with pytest.raises(RuntimeError):
-        async with repo.transaction():
-            await repo.append_moves(table, 2, [(-1, "throw 1")], NOW)
-            await repo.finish_table(table, {"ranks": [1, 2]}, NOW)
-            raise RuntimeError("crash before commit")
-    assert await repo.get_moves(table) == [(-1, "throw 2"), (0, "move 9")]
-    assert (await repo.get_table(table)).status == "lobby"
+        await repo.commit(Commit(table, 3, NOW, moves=[(1, "move 4")], finish=finish))
+    loaded = await repo.load_table(table)  # nothing of the failed unit remains
+    assert (loaded.row.status, loaded.row.ply, len(loaded.moves)) == ("running", 3, 3)
+    assert await repo.get_results(table) == []
+    assert [t.seat for t in loaded.timers] == [1]
 
 
-async def test_other_tasks_never_see_an_open_transaction(opener: Opener) -> None:
-    repo = await opener()
-    table = await repo.insert_table(1, 10, None, "senet", {}, 100, NOW)
-    inside = asyncio.Event()
-
-    async def writer() -> None:
-        with pytest.raises(RuntimeError):
-            async with repo.transaction():
-                await repo.append_moves(table, 0, [(-1, "throw 3")], NOW)
-                inside.set()
-                await asyncio.sleep(0.02)  # the reader runs meanwhile and must wait
-                raise RuntimeError("rolled back")
-
-    async def reader() -> list:
-        await inside.wait()
-        return await repo.get_moves(table)
-
-    _, seen = await asyncio.gather(writer(), reader())
-    assert seen == []
+async def test_racing_commits_on_one_ply_exactly_one_wins(opener: Opener) -> None:
+    repo, other = await opener(), await opener(same=True)  # two connections, one database
+    table = await lobby(repo)
+    await repo.add_seat(table, 101, "U101", None)
+    assert await repo.commit(start_commit(table))
+    attempts = [Commit(table, 1, NOW, moves=[(0, f"move {n}")]) for n in range(8)]
+    won = await asyncio.gather(*(
+        (repo if n % 2 else other).commit(c) for n, c in enumerate(attempts)))
+    assert sum(won) == 1
+    moves = await repo.get_moves(table)
+    assert len(moves) == 2 and moves[1] == attempts[won.index(True)].moves[0]
+    assert (await other.get_table(table)).ply == 2
 
 
 async def test_mark_posted_never_goes_back(opener: Opener) -> None:
     repo = await opener()
-    table = await repo.insert_table(1, 10, None, "senet", {}, 100, NOW)
+    table = await lobby(repo)
     await repo.mark_posted(table, 5, 555)
     await repo.mark_posted(table, 3, 333)
     await repo.mark_posted(table, 6, None)  # a post without a new message keeps the old id
     row = await repo.get_table(table)
     assert (row.posted_ply, row.message_id) == (6, 555)
+
+
+async def test_timer_claims_never_overlap_and_lapse_after_a_crash(opener: Opener) -> None:
+    repo, other = await opener(), await opener(same=True)
+    ids = []
+    for channel in range(10, 16):
+        table = await lobby(repo, channel=channel)
+        await repo.add_seat(table, 101, "U101", None)
+        await repo.commit(start_commit(table))
+        ids.append(table)
+    due = NOW + timedelta(days=2)
+    lease = timedelta(seconds=60)
+    first, second = await asyncio.gather(
+        repo.claim_timers(due, due + lease, "a", limit=3),
+        other.claim_timers(due, due + lease, "b", limit=10))
+    mine = {(t.table_id, t.seat) for t in first}
+    theirs = {(t.table_id, t.seat) for t in second}
+    assert not mine & theirs and len(mine | theirs) == len(ids)
+    assert await repo.claim_timers(due, due + lease, "c") == []  # all held
+    # "a" crashed: once its lease has run out, its timers are claimed again
+    later = due + lease + timedelta(seconds=1)
+    taken = await other.claim_timers(later, later + lease, "b2")
+    assert {(t.table_id, t.seat) for t in taken} == mine | theirs
+    await repo.release_timer(ids[0], 0, "b2", retry_at=later + timedelta(minutes=5))
+    soon = later + timedelta(minutes=2)  # b2's leases ran out; the released one waits
+    again = await repo.claim_timers(soon, soon + timedelta(minutes=10), "d")
+    assert {t.table_id for t in again} == set(ids[1:])
+    at_retry = later + timedelta(minutes=5, seconds=1)
+    assert [t.table_id for t in await repo.claim_timers(at_retry, at_retry, "e")] == [ids[0]]

@@ -1,0 +1,117 @@
+"""The SQLite driver: each unit of work runs whole on aiosqlite's database thread.
+
+aiosqlite gives every connection one thread that runs its calls in order. A unit is handed
+to that thread as one call (aiosqlite's `_execute`), so a move's reads and writes are one
+short synchronous transaction there: no other statement can interleave, and the event loop
+waits for one answer instead of a round trip per statement. No Python lock is needed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.storage.driver import Conflict, Execute, ExecuteMany, Fetch, Unavailable, Unit, stamp
+
+T = TypeVar("T")
+
+BUSY_TIMEOUT_MS = 1000  # an interactive command never waits long for another writer
+
+
+def _param(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return stamp(value)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _params(values: Any) -> tuple[Any, ...]:
+    return tuple(_param(v) for v in values)
+
+
+def _drive(conn: sqlite3.Connection, unit: Unit[T]) -> T:
+    """Run a unit as one IMMEDIATE transaction (the write lock is taken up front, so two
+    processes never deadlock upgrading a read lock)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        reply: Any = None
+        error: BaseException | None = None
+        while True:
+            try:
+                statement = unit.throw(error) if error is not None else unit.send(reply)
+            except StopIteration as done:
+                conn.execute("COMMIT")
+                return done.value
+            error, reply = None, None
+            try:
+                if isinstance(statement, Fetch):
+                    cursor = conn.execute(statement.sql, _params(statement.params))
+                    names = [c[0] for c in cursor.description or ()]
+                    reply = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+                elif isinstance(statement, Execute):
+                    reply = conn.execute(statement.sql, _params(statement.params)).rowcount
+                elif isinstance(statement, ExecuteMany):
+                    conn.executemany(statement.sql, [_params(r) for r in statement.rows])
+                else:
+                    raise TypeError(f"not a statement: {statement!r}")
+            except sqlite3.IntegrityError as err:
+                if "UNIQUE" not in str(err) and "PRIMARY KEY" not in str(err):
+                    raise
+                error = Conflict(str(err))
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+class SqliteDriver:
+    dialect = "sqlite"
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self.path = path
+
+    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+        generator = unit(*args)
+        try:
+            return await self._db._execute(_drive, self._db._conn, generator)
+        except sqlite3.OperationalError as err:  # locked, disk full, read-only, I/O error
+            raise Unavailable(str(err)) from err
+        except sqlite3.DatabaseError as err:
+            if isinstance(err, sqlite3.IntegrityError):
+                raise
+            raise Unavailable(str(err)) from err
+
+    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """`fn(connection)` on the database thread (schema checks, backups)."""
+        return await self._db._execute(fn, self._db._conn)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+
+async def connect(path: str) -> SqliteDriver:
+    """Open (creating the folder) a SQLite database in autocommit mode with WAL."""
+    in_memory = path == ":memory:" or path.startswith("file::memory:")
+    if not in_memory:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: autocommit; units open their own transactions.
+    db = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        if not in_memory:
+            # WAL: readers never block the writer; the default synchronous=FULL keeps every
+            # committed move across a power cut, not only a crash of the process.
+            async with db.execute("PRAGMA journal_mode=WAL"):
+                pass
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    except BaseException:
+        await db.close()
+        raise
+    return SqliteDriver(db, path)

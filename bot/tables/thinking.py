@@ -1,0 +1,54 @@
+"""The computer player's move, from plain data, so that it can run in a worker process.
+
+`choose(game, view, legal, seat, level, seed, budget)` sees only `view(state, seat)` (what
+that seat may know) and the seat's legal moves; it never touches the table or the database.
+The service takes a `think` coroutine with the same arguments: the bot runs `choose` in its
+search process pool (bot/workers.py); without one it runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.tables import turns
+
+log = logging.getLogger(__name__)
+
+Think = Callable[[str, dict[str, Any], list[str], int, str, int, float], Awaitable[str]]
+
+
+def move_seed(table_id: int, ply: int, seat: int) -> int:
+    """The computer player's seed for a move: reproducible from the table's log."""
+    return (table_id * 1_000_003 + ply) * 16 + seat
+
+
+def choose(game: str, view: dict[str, Any], legal: list[str], seat: int, level: str,
+           seed: int, budget: float) -> str:
+    """The computer's move at `level`, else (no player for the game, an error, an illegal
+    answer) a seeded random legal move. Blocking: run it in a worker."""
+    move: str | None = None
+    try:
+        from engines.ai import choose_move
+
+        move = choose_move(game, view, seat, level, seed=seed, budget=budget)
+    except ImportError:  # no computer player for this game: engines.ai.<game>
+        pass
+    except Exception:
+        log.warning("the %s computer player failed; playing a random move", game,
+                    exc_info=True)
+    if move is not None:
+        move = turns.clean_move(move)
+        if move not in legal:
+            log.warning("the %s computer player chose %r, not a legal move", game, move)
+            move = None
+    return move if move is not None else random.Random(seed).choice(legal)
+
+
+async def think_in_thread(game: str, view: dict[str, Any], legal: list[str], seat: int,
+                          level: str, seed: int, budget: float) -> str:
+    """`choose` in a worker thread: the default `think` when there is no process pool."""
+    return await asyncio.to_thread(choose, game, view, legal, seat, level, seed, budget)
