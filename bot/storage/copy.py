@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import asyncpg
 
 from bot.storage.backup import backup_sqlite
@@ -121,8 +120,11 @@ async def copy_sqlite_to_postgres(
     with tempfile.TemporaryDirectory(prefix="bot-migrate-") as tmp:
         snapshot = Path(tmp) / "snapshot.sqlite3"
         backup_sqlite(source, snapshot)
-        async with aiosqlite.connect(snapshot, isolation_level=None) as db:
-            applied = await apply_migrations(db)
+        db = sqlite3.connect(snapshot, isolation_level=None)
+        try:
+            applied = apply_migrations(db)
+        finally:
+            db.close()
         if applied:
             report(f"snapshot of {source} brought up to date with migrations {applied}")
         driver = await open_postgres(url, settings or PostgresSettings(min_size=1, max_size=1))

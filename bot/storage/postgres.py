@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import lru_cache
-from importlib import resources
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
@@ -35,6 +34,7 @@ import asyncpg
 from asyncpg import exceptions as pgerr
 
 from bot.storage.driver import Conflict, Execute, ExecuteMany, Fetch, Unavailable, Unit
+from bot.storage.migrate import available
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -57,7 +57,6 @@ CONFLICT: tuple[type[BaseException], ...] = (
     pgerr.ExclusionViolationError,
 )
 MIGRATION_LOCK = 0x7AB1E7  # pg_advisory_lock key: "tabletop" migrations
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _STATUS_COUNT = re.compile(r"\s(\d+)$")
 
 
@@ -377,16 +376,7 @@ async def open_postgres(url: str, settings: PostgresSettings | None = None) -> P
 
 def available_pg() -> list[tuple[int, str, str]]:
     """(version, file name, SQL) of every PostgreSQL migration, in version order."""
-    found = []
-    for entry in resources.files("bot.storage.migrations_pg").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    versions = [v for v, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise RuntimeError(f"two PostgreSQL migration files share a number: {versions}")
-    return found
+    return available("bot.storage.migrations_pg")
 
 
 async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
