@@ -83,7 +83,9 @@ async def postgres_url(postgres_database: str) -> AsyncIterator[str]:
     """URL of an empty schema of its own in the session's database, dropped after the test."""
     schema = f"t_{secrets.token_hex(6)}"
     await _admin(postgres_database, f'CREATE SCHEMA "{schema}"')
-    yield with_setting(postgres_database, "search_path", schema)
+    # synchronous_commit off: a test database needs no durability, and commits get fast.
+    url = with_setting(postgres_database, "search_path", schema)
+    yield with_setting(url, "synchronous_commit", "off")
     await _admin(postgres_database, f'DROP SCHEMA "{schema}" CASCADE')
 
 
