@@ -330,11 +330,6 @@ def describe(url: str) -> str:
     return f"{user}{parts.hostname or 'localhost'}{port}{parts.path or '/'}"
 
 
-def is_postgres_url(target: str) -> bool:
-    """True for `postgresql://...` / `postgres://...` (BOT_DATABASE), False for a file path."""
-    return target.startswith(("postgresql://", "postgres://"))
-
-
 async def open_postgres(url: str, settings: PostgresSettings | None = None) -> PostgresDriver:
     """Connect to `url`, bring its schema up to date and return a driver on a new pool.
 
@@ -422,7 +417,6 @@ __all__ = [
     "SchemaTooNew",
     "apply_pg_migrations",
     "describe",
-    "is_postgres_url",
     "numbered",
     "open_postgres",
     "rowcount",

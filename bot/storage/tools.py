@@ -6,9 +6,10 @@ import argparse
 import asyncio
 import sys
 
+from bot.storage import is_postgres
 from bot.storage.backup import PG_DUMP_HELP, BackupError, backup_sqlite
 from bot.storage.driver import Unavailable
-from bot.storage.postgres import SchemaTooNew, describe, is_postgres_url
+from bot.storage.postgres import SchemaTooNew, describe
 
 
 def run_command(args: argparse.Namespace, database: str) -> int:
@@ -23,7 +24,7 @@ def run_command(args: argparse.Namespace, database: str) -> int:
 def migrate_db(source: str, target: str) -> int:
     from bot.storage.copy import CopyError, copy_sqlite_to_postgres
 
-    if not is_postgres_url(target):
+    if not is_postgres(target):
         print("error: --to must be a postgresql://user@host:port/database URL", file=sys.stderr)
         return 2
     print(f"copying {source} to {describe(target)}")
@@ -39,7 +40,7 @@ def migrate_db(source: str, target: str) -> int:
 
 
 def backup(database: str, path: str) -> int:
-    if is_postgres_url(database):
+    if is_postgres(database):
         print(PG_DUMP_HELP, file=sys.stderr)
         return 2
     try:
