@@ -336,3 +336,19 @@ async def test_a_unit_survives_a_migration_under_its_cached_statements(
         assert await driver.run(everything) == []
     finally:
         await driver.close()
+
+
+async def test_a_busy_pool_answers_unavailable_instead_of_queueing(postgres_url: str) -> None:
+    settings = PostgresSettings(min_size=1, max_size=1, acquire_timeout=0.1)
+    driver = await open_postgres(postgres_url, settings)
+
+    def one():
+        return (yield Fetch("SELECT 1 AS one"))[0]["one"]
+
+    try:
+        async with driver.pool.acquire():  # every connection is busy
+            with pytest.raises(Unavailable):
+                await driver.run(one)
+        assert await driver.run(one) == 1
+    finally:
+        await driver.close()
