@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import workers
 from bot.cogs.computers import ComputersCog
 from bot.cogs.game import GameCog
 from bot.cogs.history import HistoryCog
@@ -24,12 +25,21 @@ from bot.config import Config
 from bot.i18n import Translator
 from bot.storage import open_database
 from bot.tables import TableService
+from bot.tables.thinking import choose
 from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
 from bot.ui.deadlines import Deadlines
 from bot.ui.locales import ServerLanguages
+from bot.ui.sweeper import Sweeper
+from bot.workers import Workers
 
 log = logging.getLogger(__name__)
+
+
+async def think(*args: Any) -> str:
+    """The computer player's move, in the search workers (bot/workers.py)."""
+    return await workers.run("search", choose, *args)
 
 
 class TableBot(commands.Bot):
@@ -51,13 +61,18 @@ class TableBot(commands.Bot):
         self.repo: Any = None
         self.service: TableService = None  # type: ignore[assignment]
         self.ui = Controller(self)
+        self.computers = ComputerRunner(self)
+        self.sweeper = Sweeper(self)
+        self.workers: Workers | None = None
         self.deadlines = Deadlines(self)
         self.languages = ServerLanguages(self)  # /settings language per server
         self._recovery: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.repo = await open_database(self.config.database)
-        self.service = TableService(self.repo, rng=self.rng, now=self.clock)
+        self.workers = Workers(self.config.workers)
+        workers.install(self.workers)
+        self.service = TableService(self.repo, rng=self.rng, now=self.clock, think=think)
         await self.tree.set_translator(Translator())
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
                     SettingsCog(self), ComputersCog(self)):
@@ -71,6 +86,15 @@ class TableBot(commands.Bot):
         """Once connected: post what a restart left unposted, then watch the deadlines."""
         await self.ui.recover()
         self.deadlines.start()
+        self.sweeper.start()
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process serves that guild's shard (always, without sharding)."""
+        shards = getattr(self, "shard_ids", None)
+        count = getattr(self, "shard_count", None)
+        if not shards or not count:
+            return True
+        return (guild_id >> 22) % count in shards
 
     async def sync_commands(self) -> None:
         """Register the slash commands: in one guild at once for development, else globally."""
@@ -88,6 +112,12 @@ class TableBot(commands.Bot):
         if self._recovery is not None and not self._recovery.done():
             self._recovery.cancel()
         await self.deadlines.stop()
+        self.sweeper.stop()
+        await self.computers.stop()
+        if self.workers is not None:
+            workers.install(None)
+            self.workers.close()
+            self.workers = None
         if self.repo is not None:
             repo, self.repo = self.repo, None
             await repo.close()

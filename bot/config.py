@@ -38,6 +38,7 @@ class Config:
     dev_guild_id: int | None = None
     database: str = DEFAULT_DATABASE
     sync_commands: bool = True
+    workers: int | None = None  # processes drawing boards (None: one per core; 0: threads)
 
     @classmethod
     def load(
@@ -49,11 +50,15 @@ class Config:
         if guild and not guild.isdigit():
             raise ValueError("DEV_GUILD_ID must be a server id (a number)")
         sync = (values.get("BOT_SYNC_COMMANDS") or "1").strip().lower()
+        workers = (values.get("BOT_WORKERS") or "").strip()
+        if workers and not workers.isdigit():
+            raise ValueError("BOT_WORKERS must be a number of processes (0: threads only)")
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
             database=(values.get("BOT_DATABASE") or "").strip() or DEFAULT_DATABASE,
             sync_commands=sync not in ("0", "false", "no", "off"),
+            workers=int(workers) if workers else None,
         )
 
 

@@ -485,13 +485,23 @@ class Repository:
             (ply, message_id, ply, table_id, ply),
         )
 
-    async def unposted_tables(self, finished_after: datetime) -> list[tuple[int, int]]:
+    async def unposted_tables(
+        self, finished_after: datetime, quiet_since: datetime | None = None
+    ) -> list[tuple[int, int]]:
         """(id, guild id) of running tables whose board is behind, and of tables finished
-        since then whose final board is not posted."""
+        since `finished_after` whose final board is not posted; with `quiet_since`, only
+        those with no move since then (a fresh board is still being posted by its mover)."""
+        quiet = ""
+        params: list[Any] = [finished_after]
+        if quiet_since is not None:
+            quiet = (" AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.table_id = game_tables.id"
+                     " AND m.created_at > ?) AND COALESCE(finished_at, started_at) <= ?")
+            params += [quiet_since, quiet_since]
         rows = await self._rows(
-            "SELECT id, guild_id FROM game_tables WHERE (status = 'running' AND posted_ply < ply)"
-            " OR (status = 'finished' AND posted_final = 0 AND finished_at >= ?) ORDER BY id",
-            (finished_after,),
+            "SELECT id, guild_id FROM game_tables WHERE ((status = 'running' AND posted_ply < ply)"
+            " OR (status = 'finished' AND posted_final = 0 AND finished_at >= ?))"
+            f"{quiet} ORDER BY id",
+            params,
         )
         return [(row["id"], row["guild_id"]) for row in rows]
 

@@ -5,18 +5,19 @@
     file = await export_file(service, table_id, guild_id)                    # /export <table>
     # file.data (bytes) and file.filename go into discord.File(io.BytesIO(data), filename)
 
-`replay_file` renders in a worker thread (asyncio.to_thread): defer the interaction first, a
-long game takes a few seconds. Refusals are TableError: `not_found` (no such table, or one of
-another guild), `not_running` (a lobby, or a table cancelled before it started: no game to
-show), `not_allowed` (export of a table still being played: its log holds the deals).
+`replay_file` renders in the background lane of the worker processes (bot/workers.py):
+defer the interaction first, a long game takes a few seconds. Refusals are TableError:
+`not_found` (no such table, or one of another guild), `not_running` (a lobby, or a table
+cancelled before it started: no game to show), `not_allowed` (export of a table still
+being played: its log holds the deals).
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from bot import workers
 from bot.storage import Repository
 from bot.storage.history import FinishedTable, HistoryPlayer, finished_tables
 from bot.tables.errors import TableError
@@ -69,9 +70,9 @@ async def replay_file(
     max_bytes)."""
     table = await _shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
-    made = await asyncio.to_thread(
-        replay.build_replay, table.game, table.options, len(table.seats), list(table.log),
-        outcome=table.outcome, **options,
+    made = await workers.run(
+        "background", replay.build_replay, table.game, table.options, len(table.seats),
+        list(table.log), outcome=table.outcome, **options,
     )
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
                       made.frames, made.duration_ms)

@@ -204,11 +204,14 @@ class TableService(DeadlineMixin):
 
     async def unposted_tables(
         self, finished_within: timedelta = timedelta(days=1),
-        guilds: Callable[[int], bool] | None = None,
+        guilds: Callable[[int], bool] | None = None, quiet_for: timedelta | None = None,
     ) -> list[Table]:
         """Tables whose latest board is committed but not posted (`needs_post`), including
-        games that finished shortly before; only guilds for which `guilds(id)` is true."""
-        found = await self._repo.unposted_tables(self.now() - finished_within)
+        games that finished shortly before; only guilds for which `guilds(id)` is true, and
+        with `quiet_for`, only tables that have not changed for that long."""
+        now = self.now()
+        quiet = now - quiet_for if quiet_for is not None else None
+        found = await self._repo.unposted_tables(now - finished_within, quiet)
         ids = [t for t, guild in found if guilds is None or guilds(guild)]
         return [table for table in await self._rebuild_all(ids) if table.needs_post]
 

@@ -11,19 +11,22 @@ import discord
 from discord import ui
 
 from bot.i18n import N_, t
-from bot.tables import MoveResult, Table, TableError
+from bot.tables import Table, TableError
 from bot.tables.computers import LEVELS, computer_level
+from bot.tables.pipeline import auto_turn
 from bot.ui.components import LobbyButton
 from bot.ui.errors import table_error_text
 from bot.ui.labels import describe
 
 if TYPE_CHECKING:
+    from bot.client import TableBot
     from bot.ui.controller import Controller
 
 log = logging.getLogger(__name__)
 
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 DEFAULT_DELAY = 1.5
+MAX_RETHINKS = 5  # a computer's move discarded because someone moved first: think again
 
 
 def computer_delay() -> float:
@@ -70,13 +73,51 @@ async def lobby_computer(service: Any, table_id: int, user_id: int, action: str)
     return await service.add_computer(table_id, user_id, action[3:], side=side)
 
 
-async def pause_for_computers(result: MoveResult) -> None:
-    """A short pause before a board that shows computer moves, so they read as answers."""
-    seats = result.table.computer_seats()
-    if any(step.auto and step.actor in seats for step in result.steps):
-        delay = computer_delay()
-        if delay > 0:
-            await asyncio.sleep(delay)
+class ComputerRunner:
+    """Plays the computer's moves of running tables, one step (and one board) at a time.
+
+    After a board is posted, `poke(table)` starts a task for that table if a computer (or a
+    seat taken over) must act. The task thinks in the search workers while the pause
+    (`BOT_COMPUTER_DELAY`) runs, so the move reads as an answer, then commits it only if
+    nobody moved meanwhile and posts its board with `channel.send` (no interaction to post
+    through). If the process dies, the seat's timer (a short grace) lets any process move it.
+    """
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def poke(self, table: Table) -> None:
+        if auto_turn(table) is None:
+            return
+        task = self._tasks.get(table.id)
+        if task is None or task.done():
+            self._tasks[table.id] = asyncio.create_task(self._run(table.id),
+                                                        name=f"computer-{table.id}")
+
+    async def _run(self, table_id: int) -> None:
+        service, publisher = self.bot.service, self.bot.ui.publisher
+        try:
+            for _ in range(MAX_RETHINKS):
+                pause = asyncio.sleep(computer_delay())
+                result, _ = await asyncio.gather(service.computer_step(table_id), pause)
+                if result is not None:
+                    self._tasks.pop(table_id, None)
+                    await publisher.publish(result)  # pokes us again for the next move
+                    return
+                if auto_turn(await service.get(table_id)) is None:
+                    return  # a member's turn now, or the end
+        except Exception:
+            log.exception("table %s: the computer's move failed", table_id)
+        finally:
+            if self._tasks.get(table_id) is asyncio.current_task():
+                self._tasks.pop(table_id, None)
+
+    async def stop(self) -> None:
+        tasks, self._tasks = list(self._tasks.values()), {}
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def hint(controller: Controller, interaction: discord.Interaction) -> None:

@@ -14,7 +14,7 @@ from bot.tables import MoveResult, Table, TableError
 from bot.ui import hands
 from bot.ui.board import game_title, is_private_pick
 from bot.ui.components import MoveSelect, view_of
-from bot.ui.computers import lobby_computer, pause_for_computers
+from bot.ui.computers import lobby_computer
 from bot.ui.errors import missing_permission_text, table_error_text
 from bot.ui.labels import describe, describe_all
 from bot.ui.lobby import lobby_embed, lobby_items, shuffle_from_message
@@ -225,8 +225,7 @@ class Controller:
             embed=lobby_embed(table, loc, shuffle=shuffle, where=where),
             view=view_of(lobby_items(table, loc, shuffle=shuffle)))
         if result is not None:
-            await pause_for_computers(result)
-            ok = await self.publisher.publish(result)
+            ok = await self.publisher.publish(result, interaction=interaction)
             await self._posted_or_explain(interaction, ok, table)
 
     # -- moves -------------------------------------------------------------------------------
@@ -254,8 +253,7 @@ class Controller:
                 await interaction.edit_original_response(content=label, view=None)
             except discord.HTTPException as err:
                 log.info("could not update a private message: %s", err)
-        await pause_for_computers(result)
-        ok = await self.publisher.publish(result)
+        ok = await self.publisher.publish(result, interaction=interaction)
         await self._posted_or_explain(interaction, ok, result.table)
 
     async def _running_here(self, interaction: discord.Interaction) -> Table | None:
@@ -290,8 +288,7 @@ class Controller:
         else:
             text = t(loc, "Played: {move}", move=label)
         await interaction.followup.send(text, ephemeral=True)
-        await pause_for_computers(result)
-        ok = await self.publisher.publish(result)
+        ok = await self.publisher.publish(result, interaction=interaction)
         await self._posted_or_explain(interaction, ok, table)
 
     async def move_choices(
@@ -414,7 +411,7 @@ class Controller:
             await self.refuse(interaction, err)
             return
         await self.tell(interaction, t(loc, "You resigned. Thanks for playing!"))
-        ok = await self.publisher.publish(result)
+        ok = await self.publisher.publish(result, interaction=interaction)
         await self._posted_or_explain(interaction, ok, table)
 
     # -- restart -----------------------------------------------------------------------------

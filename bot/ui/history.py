@@ -15,10 +15,10 @@ from bot.tables import TableError
 from bot.tables.history import FinishedTable, export_file, recent_games, replay_file
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
-from bot.ui.drawing import render_slot
 from bot.ui.errors import table_error_text
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
+from bot.workers import Busy
 from renderers import replay
 
 if TYPE_CHECKING:
@@ -125,9 +125,13 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
         return
     await interaction.response.defer(thinking=True)
     try:
-        async with render_slot():  # drawing.py's limit on pictures drawn at once
-            file = await replay_file(bot.service, table_id, interaction.guild_id,
-                                     frame_ms=frame_ms(frames))
+        file = await replay_file(bot.service, table_id, interaction.guild_id,
+                                 frame_ms=frame_ms(frames))
+    except Busy:
+        await interaction.followup.send(t(
+            interaction.locale, "Sorry, many replays are being drawn right now. Please try "
+            "again in a minute."), ephemeral=True)
+        return
     except TableError as err:
         await _refuse(interaction, err)
         return

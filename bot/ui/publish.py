@@ -1,8 +1,13 @@
-"""Posting boards: picture (rendered off the event loop), narration, mentions, components.
+"""Posting boards: picture (drawn in a worker process), narration, mentions, components.
 
-The service has committed every move before anything here runs; a board that could not be
-posted is posted later (`recover`), since the table's `posted_ply` stays behind its ply.
-One lock per table keeps boards in order when several moves finish at once (6 nimmt! picks).
+The service has committed every move before anything here runs, and hands over the Table as
+it is after the move: nothing is read again to post it. A board goes out through the
+interaction that caused the move when there is one in the table's place (a follow-up does
+not count against the bot's global rate limit), else with `channel.send`. One lock per
+table keeps boards in order; a board whose table has moved on meanwhile is skipped for the
+newest one. A board that could not be posted (Discord failed, the process died) is posted
+later by the sweeper (`sweep`), since the table's `posted_ply` stays behind its ply; with
+several processes, by the one that serves the table's guild.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -37,12 +44,12 @@ MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, repl
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def render_png(table: Table, events: Sequence[dict[str, Any]]) -> bytes:
+def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
+               events: Sequence[dict[str, Any]]) -> bytes:
     """The public picture (spectator view only): the board, or the final standings."""
-    view = table.view(None)
-    if table.status == "finished" and table.outcome is not None:
-        return renderers.render_game_over(table.game, view, table.outcome)
-    return renderers.render(table.game, view, list(events))
+    if outcome is not None:
+        return renderers.render_game_over(game, view, outcome)
+    return renderers.render(game, view, list(events))
 
 
 def replay_events(table: Table, after_ply: int) -> list[dict[str, Any]]:
@@ -65,6 +72,8 @@ class Publisher:
         self._locks: dict[int, asyncio.Lock] = {}
         self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._dm_closed: dict[int, set[int]] = {}
+        self._latest: dict[int, Table] = {}  # the newest committed Table seen, per table
+        self._failures: dict[int, int] = {}  # boards that failed to post, in a row
 
     @property
     def service(self) -> Any:
@@ -126,29 +135,63 @@ class Publisher:
     # -- posting -----------------------------------------------------------------------------
 
     async def publish(
-        self, result_or_id: MoveResult | int, *, force: bool = False, notes: Sequence[str] = ()
+        self, result_or_id: MoveResult | int, *, force: bool = False, notes: Sequence[str] = (),
+        interaction: discord.Interaction | None = None,
     ) -> bool:
         """Post what changed on the table (a new board, or who has picked); False if the
         place refuses our messages. `force` reposts the current board (/board); `notes` are
-        extra lines for this board (a deadline that passed)."""
+        extra lines for this board (a deadline that passed); `interaction`: the one that
+        caused the move, to post through when it is in the table's place."""
         if isinstance(result_or_id, MoveResult):
             self.remember(result_or_id)
+            table: Table | None = self._newest(result_or_id.table)
             table_id = result_or_id.table.id
         else:
-            table_id = result_or_id
+            table, table_id = None, result_or_id
         async with self._lock(table_id):
-            try:
-                table = await self.service.get(table_id)
-            except TableError:
-                return False
+            if table is None:
+                try:
+                    table = self._newest(await self.service.get(table_id))
+                except TableError:
+                    return False
+            else:
+                table = self._latest.get(table_id, table)  # a newer move came meanwhile
             if table.status not in ("running", "finished"):
                 return True
             if not force and not table.needs_post:
                 return True
             if not force and self._same_decision(table):
-                return await self._update_picks(table, notes)
-            events = self._events_since(table) if table.posted_ply < table.ply else []
-            return await self._post_board(table, events, send_hands=not force, extra=notes)
+                ok = await self._update_picks(table, notes)
+            else:
+                events = self._events_since(table) if table.posted_ply < table.ply else []
+                ok = await self._post_board(table, events, send_hands=not force, extra=notes,
+                                            interaction=interaction)
+        if ok and table.status == "running":
+            self.bot.computers.poke(table)
+        return ok
+
+    def _newest(self, table: Table) -> Table:
+        """`table`, unless a newer state of it was seen (a later ply, or its end)."""
+        known = self._latest.get(table.id)
+        if known is not None and (known.ply, known.status != "running") > (
+                table.ply, table.status != "running"):
+            return known
+        if known is not None and known.posted_ply > table.posted_ply:  # posted since its load
+            table = replace(table, posted_ply=known.posted_ply, message_id=known.message_id)
+        self._latest[table.id] = table
+        return table
+
+    def _posted(self, table: Table, ply: int, message_id: int | None) -> Table:
+        """Remember in memory what `mark_posted` stored."""
+        final = table.status == "finished" and ply >= table.ply
+        posted = replace(table, posted_ply=max(table.posted_ply, ply),
+                         message_id=message_id or table.message_id,
+                         posted_final=table.posted_final or final)
+        if self._latest.get(table.id) is table:
+            self._latest[table.id] = posted
+        if table.status != "running":
+            self._latest.pop(table.id, None)
+        return posted
 
     @staticmethod
     def _same_decision(table: Table) -> bool:
@@ -161,11 +204,12 @@ class Publisher:
 
     async def _post_board(
         self, table: Table, events: list[dict[str, Any]], *, send_hands: bool,
-        extra: Sequence[str] = (),
+        extra: Sequence[str] = (), interaction: discord.Interaction | None = None,
     ) -> bool:
         channel = await self.channel(table.place_id)
-        if channel is None:
+        if channel is None:  # deleted: nothing to post to, now or later
             log.warning("table %s: place %s is gone", table.id, table.place_id)
+            await self.service.mark_posted(table.id, table.ply, None)
             return False
         locale = self.locale_of(channel)
         notes: list[str] = list(extra)
@@ -192,19 +236,41 @@ class Publisher:
         if items:
             kwargs["view"] = view_of(items)
         try:
-            message = await channel.send(**kwargs)
+            message = await self._send(channel, interaction, table, kwargs)
         except discord.Forbidden:
             log.warning("table %s: cannot post in %s", table.id, table.place_id)
             return False
+        except discord.HTTPException as err:  # 5xx, or 429 after discord.py's own retries
+            self._failures[table.id] = self._failures.get(table.id, 0) + 1
+            log.warning("table %s: the board could not be posted (%s); retrying later",
+                        table.id, err)
+            return True  # saved, and the sweeper posts it: not the player's fault
+        self._failures.pop(table.id, None)
         await self.service.mark_posted(table.id, table.ply, message.id)
+        self._posted(table, table.ply, message.id)
         if table.status == "finished":
             self._dm_closed.pop(table.id, None)
             self._locks.pop(table.id, None)
         return True
 
+    @staticmethod
+    async def _send(channel: Any, interaction: discord.Interaction | None, table: Table,
+                    kwargs: dict[str, Any]) -> Any:
+        """Through the interaction's follow-up when it was used in the table's place (and
+        is fresh), else as a channel message."""
+        if interaction is not None and interaction.channel_id == table.place_id and \
+                not interaction.is_expired():
+            view = kwargs.get("view")
+            message = await interaction.followup.send(wait=True, **kwargs)
+            if view is not None:
+                view.stop()  # dynamic items: nothing needs the View object
+            return message
+        return await channel.send(**kwargs)
+
     async def _render(self, table: Table, events: list[dict[str, Any]]) -> discord.File | None:
+        outcome = table.outcome if table.status == "finished" else None
         try:
-            png = await draw(render_png, table, events)
+            png = await draw(render_png, table.game, table.view(None), outcome, events)
         except Exception:
             log.exception("table %s: the board could not be drawn", table.id)
             return None
@@ -277,15 +343,20 @@ class Publisher:
             log.warning("table %s: could not update the pick board (%s)", table.id, err)
             return await self._post_board(table, [], send_hands=False)
         await self.service.mark_posted(table.id, table.ply, table.message_id)
+        self._posted(table, table.ply, table.message_id)
         return True
 
-    # -- restart -------------------------------------------------------------------------------
+    # -- boards left unposted ----------------------------------------------------------------
 
-    async def recover(self) -> int:
-        """Post every board that a crash or restart left unposted (running tables, and games
-        that finished shortly before, final board included); returns how many."""
+    async def recover(self, quiet_for: timedelta | None = None) -> int:
+        """Post every board that a crash, a restart or a Discord failure left unposted
+        (running tables, and games that finished shortly before, final board included), for
+        the guilds this process serves; returns how many. `quiet_for`: only tables that did
+        not change for that long (others are being posted by whoever moved them)."""
         posted = 0
-        for table in await self.service.unposted_tables():
+        tables = await self.service.unposted_tables(guilds=self.bot.owns_guild,
+                                                    quiet_for=quiet_for)
+        for table in tables:
             if table.needs_post:
                 try:
                     if await self.publish(table.id):

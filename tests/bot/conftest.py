@@ -69,7 +69,7 @@ def make_bot(database: Path, seed: int = SEED, env: list[simcord.Env] | None = N
     def clock() -> Any:
         return holder[0].now() if holder else datetime.now(UTC)
 
-    return TableBot(Config(token=None, database=str(database)), rng=random.Random(seed),
+    return TableBot(Config(token=None, database=str(database), workers=0), rng=random.Random(seed),
                     clock=clock)
 
 

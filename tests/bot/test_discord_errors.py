@@ -21,7 +21,8 @@ def private_text(result) -> str:
     """The ephemeral answer of an interaction (a followup after a defer, or the reply)."""
     assert result.acknowledged
     # After a deferred update the "response" is the pressed message itself: use followups.
-    replies = [m for m in result.followups if m.content] or [result.response]
+    # A move's board may come as a public follow-up: the answer is the private one.
+    replies = [m for m in result.followups if m.content and m.ephemeral] or [result.response]
     assert replies, result
     assert all(m.ephemeral for m in replies)
     return replies[-1].content
@@ -50,7 +51,8 @@ async def test_wrong_player_stale_double_click_and_finished(world: World) -> Non
     results = await race(world.env, [(aki, board, first_button, None)] * 2)
     after = await world.table(table_id)
     assert after.ply > table.ply
-    answers = [r.followups for r in results]
+    # the move's board comes as a public follow-up; the refusal as a private one
+    answers = [[m for m in r.followups if m.ephemeral] for r in results]
     assert sum(1 for a in answers if a) == 1
     refused = next(a for a in answers if a)[0]
     assert refused.ephemeral and "earlier turn" in refused.content
