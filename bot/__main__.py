@@ -1,4 +1,8 @@
-"""`python -m bot`: run the bot (token from DISCORD_TOKEN or .env)."""
+"""`python -m bot`: run the bot (token from DISCORD_TOKEN or .env).
+
+Operator commands: `python -m bot migrate-db --from PATH --to URL` (SQLite to PostgreSQL)
+and `python -m bot backup PATH` (an online copy of the SQLite database).
+"""
 
 from __future__ import annotations
 
@@ -28,6 +32,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="do not register the slash commands at start-up")
     parser.add_argument("--env-file", default=".env", metavar="PATH",
                         help="file with KEY=value settings (default: .env)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                     title="operator commands (without one: run the bot)")
+    migrate = commands.add_parser(
+        "migrate-db", help="copy a SQLite database into an empty PostgreSQL database",
+        description="Copy every table of a SQLite database into an empty PostgreSQL "
+                    "database (migrated first), then compare the row counts.")
+    migrate.add_argument("--from", dest="source", required=True, metavar="PATH",
+                         help="the SQLite file (the bot may keep running on it)")
+    migrate.add_argument("--to", dest="target", required=True, metavar="URL",
+                         help="postgresql://user@host:port/database, empty")
+    backup = commands.add_parser(
+        "backup", help="online backup of the SQLite database",
+        description="Copy the SQLite database ($BOT_DATABASE or --database) to PATH while "
+                    "the bot may be running. For PostgreSQL use pg_dump.")
+    backup.add_argument("path", metavar="PATH", help="where to write the copy")
     return parser.parse_args(argv)
 
 
@@ -42,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         config = replace(config, dev_guild_id=args.dev_guild)
     if args.database:
         config = replace(config, database=args.database)
+    if args.command is not None:
+        from bot.storage.tools import run_command
+
+        return run_command(args, config.database)
     if args.no_sync:
         config = replace(config, sync_commands=False)
     if not config.token:
