@@ -1,15 +1,19 @@
-"""`python -m bot`: run the bot (token from DISCORD_TOKEN or .env)."""
+"""`python -m bot`: run the bot (token from DISCORD_TOKEN or .env); `python -m bot sync`:
+register the slash commands and exit."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import logging
+import os
 import signal
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from bot.config import NO_TOKEN_HELP, Config
 
@@ -28,6 +32,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="do not register the slash commands at start-up")
     parser.add_argument("--env-file", default=".env", metavar="PATH",
                         help="file with KEY=value settings (default: .env)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sync = commands.add_parser(
+        "sync", help="register the slash commands with Discord and exit (without connecting "
+                     "to the gateway; for clusters that run with BOT_SYNC_COMMANDS=0)")
+    sync.add_argument("--dev-guild", type=int, metavar="ID", default=argparse.SUPPRESS,
+                      help="register them in this server only (instant; for development)")
     return parser.parse_args(argv)
 
 
@@ -50,10 +60,20 @@ def main(argv: list[str] | None = None) -> int:
 
     import discord
 
-    from bot.client import create_bot  # imported late: the no-token path stays fast
+    from bot.client import create_bot, sync_only  # imported late: the no-token path stays fast
 
     discord.utils.setup_logging(level=logging.INFO, root=True)
     try:
+        use_test_server(os.environ.get(TEST_SERVER_VARIABLE, ""))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        if args.command == "sync":
+            count = asyncio.run(sync_only(config))
+            where = f"server {config.dev_guild_id}" if config.dev_guild_id else "all servers"
+            print(f"Registered {count} slash commands for {where}.")
+            return 0
         asyncio.run(serve(create_bot(config), config.token))
     except KeyboardInterrupt:
         pass
@@ -65,6 +85,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Cannot reach Discord: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+# Tests only (tests/wire): point discord.py at a fake Discord server on this machine. Anything
+# but a loopback address is refused, so a stray setting can never send the token elsewhere.
+TEST_SERVER_VARIABLE = "BOT_TEST_DISCORD_URL"
+
+
+def use_test_server(url: str) -> None:
+    """Send REST calls to `url`/api/v10 and open the gateway at ws://…/gateway ("" = Discord)."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    try:
+        loopback = parts.scheme == "http" and ipaddress.ip_address(parts.hostname or "").is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback or parts.port is None:
+        raise ValueError(f"{TEST_SERVER_VARIABLE} is for tests only and must look like "
+                         f"http://127.0.0.1:PORT (got {url!r})")
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = f"http://{parts.hostname}:{parts.port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+        f"ws://{parts.hostname}:{parts.port}/gateway")
+    logging.getLogger(__name__).warning("using the test Discord server at %s", url)
 
 
 async def serve(bot: TableBot, token: str) -> None:
