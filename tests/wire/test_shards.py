@@ -1,0 +1,127 @@
+"""Two real `python -m bot` processes, shards 0 and 1 of 2, against a fake Discord on this
+machine: each connects as its own shard, sees only its servers, only one registers the slash
+commands, a command in a shard-1 server is answered by the shard-1 process, and SIGTERM stops
+both cleanly. What simcord cannot show: the entry point, the gateway and the process split."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.wire.fake_discord import APPLICATION_ID, FakeDiscord, shard_of
+
+ROOT = Path(__file__).resolve().parents[2]
+# Two servers on shard 0 and one on shard 1 (the shard is the id's top bits modulo 2).
+GUILD_A, GUILD_B, GUILD_C = (1000 << 22) | 5, (1002 << 22) | 5, (1001 << 22) | 5
+START_TIMEOUT = 20.0  # two interpreters importing discord.py and Pillow on a busy machine
+STEP_TIMEOUT = 8.0
+COLOURS = re.compile(r"\x1b\[[0-9;]*m")  # discord.py colours its log lines inside Docker
+TROUBLE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback")
+
+
+@dataclass
+class BotProcess:
+    shard_id: int
+    process: asyncio.subprocess.Process
+    lines: list[str] = field(default_factory=list)
+    readers: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.lines)
+
+
+async def start_bot(shard_id: int, url: str, folder: Path) -> BotProcess:
+    # Nothing from the developer's environment (a real token, a database) reaches the bots.
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DISCORD_", "BOT_", "DEV_GUILD"))}
+    env.update(DISCORD_TOKEN="fake", BOT_SHARD_COUNT="2", BOT_SHARD_IDS=str(shard_id),
+               BOT_DATABASE=str(folder / f"shard{shard_id}.sqlite3"), BOT_TEST_DISCORD_URL=url,
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
+               PYTHONUNBUFFERED="1")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--env-file", str(folder / "no.env"), cwd=folder, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    bot = BotProcess(shard_id, process)
+    for stream in (process.stdout, process.stderr):
+        bot.readers.append(asyncio.create_task(read_lines(stream, bot.lines)))
+    return bot
+
+
+async def read_lines(stream: asyncio.StreamReader | None, lines: list[str]) -> None:
+    assert stream is not None
+    while line := await stream.readline():
+        lines.append(COLOURS.sub("", line.decode(errors="replace").rstrip()))
+
+
+def output(bots: list[BotProcess]) -> str:
+    return "\n".join(f"--- shard {bot.shard_id} process (exit {bot.process.returncode}):\n" +
+                     "\n".join(bot.lines[-40:]) for bot in bots)
+
+
+async def until(check: Callable[[], bool], timeout: float, what: str,
+                bots: list[BotProcess]) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline or any(bot.process.returncode is not None for bot in bots):
+            raise AssertionError(f"not seen within {timeout:.0f} s: {what}\n{output(bots)}")
+        await asyncio.sleep(0.02)
+
+
+async def test_two_processes_each_serve_their_own_shard(tmp_path: Path) -> None:
+    assert [shard_of(g, 2) for g in (GUILD_A, GUILD_B, GUILD_C)] == [0, 0, 1]
+    fake = FakeDiscord([GUILD_A, GUILD_B, GUILD_C], shard_count=2)
+    await fake.start()
+    bots: list[BotProcess] = []
+    try:
+        bots = [await start_bot(shard, fake.url, tmp_path) for shard in (0, 1)]
+        await until(lambda: len(fake.identifies) == 2, START_TIMEOUT, "two IDENTIFYs", bots)
+        assert sorted(d["shard"] for d in fake.identifies) == [[0, 2], [1, 2]], output(bots)
+        assert all(d["token"] == "fake" for d in fake.identifies)
+
+        # on_ready comes once the shard's GUILD_CREATEs are in: each counts its own servers.
+        await until(lambda: bots[0].said("2 server(s) on shards 0 of 2") and
+                    bots[1].said("1 server(s) on shards 1 of 2"), STEP_TIMEOUT,
+                    "both processes ready with their servers", bots)
+
+        # Only the shard-0 process registered the commands, once, with the bot token.
+        syncs = fake.calls_to("PUT", f"/applications/{APPLICATION_ID}/commands")
+        assert len(syncs) == 1, output(bots)
+        assert syncs[0].authorized
+        assert {"play", "move", "rules", "leaderboard"} <= {c["name"] for c in syncs[0].json}
+        assert bots[0].said("synced") and not bots[1].said("synced"), output(bots)
+
+        # /leaderboard in the shard-1 server, delivered on shard 1's connection: only the
+        # shard-1 process saw it, and it answers through the interaction's REST callback.
+        token = await fake.slash_command(1, GUILD_C, "leaderboard")
+        followup = f"/webhooks/{APPLICATION_ID}/{token}"
+        await until(lambda: fake.calls_to("POST", followup), STEP_TIMEOUT,
+                    "the /leaderboard answer", bots)
+        [callback] = [c for c in fake.calls if c.path.endswith(f"/{token}/callback")]
+        assert callback.json["type"] == 5  # "thinking…", filled by the follow-up
+        [embed] = fake.calls_to("POST", followup)[0].json["embeds"]
+        assert embed["title"] == "Leaderboard: all games"
+        assert embed["description"].startswith("No finished games yet")
+
+        for bot in bots:
+            bot.process.send_signal(signal.SIGTERM)
+        codes = await asyncio.wait_for(
+            asyncio.gather(*(bot.process.wait() for bot in bots)), STEP_TIMEOUT)
+        await asyncio.gather(*(reader for bot in bots for reader in bot.readers))
+        assert codes == [0, 0], output(bots)
+        problems = [line for bot in bots for line in bot.lines
+                    if TROUBLE.search(line)]
+        assert not problems, output(bots)
+        assert not fake.errors, fake.errors
+    finally:
+        for bot in bots:
+            if bot.process.returncode is None:
+                bot.process.kill()
+                await bot.process.wait()
+        await fake.stop()
