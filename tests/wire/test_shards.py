@@ -10,9 +10,11 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from tests.wire.fake_discord import APPLICATION_ID, FakeDiscord, shard_of
 
@@ -36,7 +38,7 @@ class BotProcess:
         return any(text in line for line in self.lines)
 
 
-async def start_bot(shard_id: int, url: str, folder: Path) -> BotProcess:
+async def start_bot(shard_id: int, url: str, folder: Path, *args: str) -> BotProcess:
     # Nothing from the developer's environment (a real token, a database) reaches the bots.
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("DISCORD_", "BOT_", "DEV_GUILD"))}
@@ -45,8 +47,8 @@ async def start_bot(shard_id: int, url: str, folder: Path) -> BotProcess:
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
                PYTHONUNBUFFERED="1")
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--env-file", str(folder / "no.env"), cwd=folder, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable, "-m", "bot", "--env-file", str(folder / "no.env"), *args, cwd=folder,
+        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     bot = BotProcess(shard_id, process)
     for stream in (process.stdout, process.stderr):
         bot.readers.append(asyncio.create_task(read_lines(stream, bot.lines)))
@@ -74,54 +76,86 @@ async def until(check: Callable[[], bool], timeout: float, what: str,
         await asyncio.sleep(0.02)
 
 
-async def test_two_processes_each_serve_their_own_shard(tmp_path: Path) -> None:
-    assert [shard_of(g, 2) for g in (GUILD_A, GUILD_B, GUILD_C)] == [0, 0, 1]
-    fake = FakeDiscord([GUILD_A, GUILD_B, GUILD_C], shard_count=2)
-    await fake.start()
-    bots: list[BotProcess] = []
+async def exit_codes(bots: list[BotProcess], timeout: float) -> list[int]:
     try:
-        bots = [await start_bot(shard, fake.url, tmp_path) for shard in (0, 1)]
-        await until(lambda: len(fake.identifies) == 2, START_TIMEOUT, "two IDENTIFYs", bots)
-        assert sorted(d["shard"] for d in fake.identifies) == [[0, 2], [1, 2]], output(bots)
-        assert all(d["token"] == "fake" for d in fake.identifies)
-
-        # on_ready comes once the shard's GUILD_CREATEs are in: each counts its own servers.
-        await until(lambda: bots[0].said("2 server(s) on shards 0 of 2") and
-                    bots[1].said("1 server(s) on shards 1 of 2"), STEP_TIMEOUT,
-                    "both processes ready with their servers", bots)
-
-        # Only the shard-0 process registered the commands, once, with the bot token.
-        syncs = fake.calls_to("PUT", f"/applications/{APPLICATION_ID}/commands")
-        assert len(syncs) == 1, output(bots)
-        assert syncs[0].authorized
-        assert {"play", "move", "rules", "leaderboard"} <= {c["name"] for c in syncs[0].json}
-        assert bots[0].said("synced") and not bots[1].said("synced"), output(bots)
-
-        # /leaderboard in the shard-1 server, delivered on shard 1's connection: only the
-        # shard-1 process saw it, and it answers through the interaction's REST callback.
-        token = await fake.slash_command(1, GUILD_C, "leaderboard")
-        followup = f"/webhooks/{APPLICATION_ID}/{token}"
-        await until(lambda: fake.calls_to("POST", followup), STEP_TIMEOUT,
-                    "the /leaderboard answer", bots)
-        [callback] = [c for c in fake.calls if c.path.endswith(f"/{token}/callback")]
-        assert callback.json["type"] == 5  # "thinking…", filled by the follow-up
-        [embed] = fake.calls_to("POST", followup)[0].json["embeds"]
-        assert embed["title"] == "Leaderboard: all games"
-        assert embed["description"].startswith("No finished games yet")
-
-        for bot in bots:
-            bot.process.send_signal(signal.SIGTERM)
         codes = await asyncio.wait_for(
-            asyncio.gather(*(bot.process.wait() for bot in bots)), STEP_TIMEOUT)
-        await asyncio.gather(*(reader for bot in bots for reader in bot.readers))
-        assert codes == [0, 0], output(bots)
-        problems = [line for bot in bots for line in bot.lines
-                    if TROUBLE.search(line)]
-        assert not problems, output(bots)
-        assert not fake.errors, fake.errors
+            asyncio.gather(*(bot.process.wait() for bot in bots)), timeout)
+    except TimeoutError:
+        raise AssertionError(f"still running after {timeout:.0f} s\n{output(bots)}") from None
+    await asyncio.gather(*(reader for bot in bots for reader in bot.readers))
+    return codes
+
+
+@dataclass
+class Cluster:
+    fake: FakeDiscord
+    bots: list[BotProcess] = field(default_factory=list)
+
+
+@pytest.fixture
+async def cluster() -> AsyncIterator[Cluster]:
+    """The fake Discord with three servers; any bot still running at the end is killed."""
+    assert [shard_of(g, 2) for g in (GUILD_A, GUILD_B, GUILD_C)] == [0, 0, 1]
+    running = Cluster(FakeDiscord([GUILD_A, GUILD_B, GUILD_C], shard_count=2))
+    await running.fake.start()
+    try:
+        yield running
     finally:
-        for bot in bots:
+        for bot in running.bots:
             if bot.process.returncode is None:
                 bot.process.kill()
                 await bot.process.wait()
-        await fake.stop()
+        await running.fake.stop()
+
+
+async def test_two_processes_each_serve_their_own_shard(cluster: Cluster, tmp_path: Path) -> None:
+    fake, bots = cluster.fake, cluster.bots
+    bots += [await start_bot(shard, fake.url, tmp_path) for shard in (0, 1)]
+    await until(lambda: len(fake.identifies) == 2, START_TIMEOUT, "two IDENTIFYs", bots)
+    assert sorted(d["shard"] for d in fake.identifies) == [[0, 2], [1, 2]], output(bots)
+    assert all(d["token"] == "fake" for d in fake.identifies)
+
+    # on_ready comes once the shard's GUILD_CREATEs are in: each counts its own servers.
+    await until(lambda: bots[0].said("2 server(s) on shards 0 of 2") and
+                bots[1].said("1 server(s) on shards 1 of 2"), STEP_TIMEOUT,
+                "both processes ready with their servers", bots)
+
+    # Only the shard-0 process registered the commands, once, with the bot token.
+    syncs = fake.calls_to("PUT", f"/applications/{APPLICATION_ID}/commands")
+    assert len(syncs) == 1, output(bots)
+    assert syncs[0].authorized
+    assert {"play", "move", "rules", "leaderboard"} <= {c["name"] for c in syncs[0].json}
+    assert bots[0].said("synced") and not bots[1].said("synced"), output(bots)
+
+    # /leaderboard in the shard-1 server, delivered on shard 1's connection: only the
+    # shard-1 process saw it, and it answers through the interaction's REST callback.
+    token = await fake.slash_command(1, GUILD_C, "leaderboard")
+    followup = f"/webhooks/{APPLICATION_ID}/{token}"
+    await until(lambda: fake.calls_to("POST", followup), STEP_TIMEOUT,
+                "the /leaderboard answer", bots)
+    [callback] = [c for c in fake.calls if c.path.endswith(f"/{token}/callback")]
+    assert callback.json["type"] == 5, output(bots)  # "thinking…", filled by the follow-up
+    [embed] = fake.calls_to("POST", followup)[0].json["embeds"]
+    assert embed["title"] == "Leaderboard: all games"
+    assert embed["description"].startswith("No finished games yet")
+
+    for bot in bots:
+        bot.process.send_signal(signal.SIGTERM)
+    assert await exit_codes(bots, STEP_TIMEOUT) == [0, 0], output(bots)
+    problems = [line for bot in bots for line in bot.lines if TROUBLE.search(line)]
+    assert not problems, output(bots)
+    assert not fake.errors, fake.errors
+
+
+async def test_sync_registers_the_commands_and_exits_without_the_gateway(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """`python -m bot sync`, for clusters where every process runs with BOT_SYNC_COMMANDS=0."""
+    fake, bots = cluster.fake, cluster.bots
+    bots.append(await start_bot(1, fake.url, tmp_path, "sync"))
+    assert await exit_codes(bots, START_TIMEOUT) == [0], output(bots)
+    [sync] = fake.calls_to("PUT", f"/applications/{APPLICATION_ID}/commands")
+    assert bots[0].said(f"Registered {len(sync.json)} slash commands for all servers.")
+    assert not fake.identifies, "sync must not connect to the gateway"
+    assert not (tmp_path / "shard1.sqlite3").exists(), "sync must not touch the database"
+    assert not fake.errors, fake.errors
