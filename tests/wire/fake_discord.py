@@ -24,6 +24,8 @@ BOT_USER_ID = APPLICATION_ID  # a bot user shares its application's id
 PLAYER_ID = 1_100_000_000_000_000_042
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
 ALL_PERMISSIONS = str((1 << 51) - 1)
+# The bot may do everything but open threads, so tables are played in the channel itself.
+BOT_PERMISSIONS = str((1 << 51) - 1 - (1 << 35) - (1 << 38))
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -52,7 +54,7 @@ class Call:
     method: str
     path: str  # below /api/v10, e.g. "/users/@me"
     json: Any
-    authorized: bool  # carried the bot token
+    token: str | None  # the bot token it carried ("Bot <token>"), None for webhook calls
 
 
 @dataclass
@@ -73,6 +75,10 @@ class FakeDiscord:
         self.identifies: list[dict[str, Any]] = []
         self.shards: list[Shard] = []
         self.errors: list[str] = []  # what the fake could not answer (a test should fail)
+        self.messages: dict[int, dict[str, Any]] = {}  # every message the bots posted
+        self._dms: dict[int, dict[str, Any]] = {}  # DM channel id -> channel
+        self._interactions: dict[str, int] = {}  # interaction token -> its channel id
+        self._originals: dict[str, int] = {}  # component interaction token -> its message
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self._runner: web.AppRunner | None = None
         self.url = ""
@@ -100,6 +106,14 @@ class FakeDiscord:
     def calls_to(self, method: str, path: str) -> list[Call]:
         return [call for call in self.calls if call.method == method and call.path == path]
 
+    def posts(self, channel_id: int) -> list[dict[str, Any]]:
+        """The messages in a channel, oldest first (interaction replies included)."""
+        return [m for m in self.messages.values() if m["channel_id"] == str(channel_id)]
+
+    def dm_channel(self, user_id: int) -> int | None:
+        return next((int(cid) for cid, ch in self._dms.items()
+                     if ch["recipients"][0]["id"] == str(user_id)), None)
+
     def shard(self, shard_id: int) -> Shard:
         for shard in self.shards:
             if shard.shard is not None and shard.shard[0] == shard_id and not shard.socket.closed:
@@ -116,8 +130,9 @@ class FakeDiscord:
         elif request.content_type.startswith("multipart/"):
             form = await request.post()
             body = json.loads(str(form.get("payload_json", "null")))
-        authorized = request.headers.get("Authorization", "").startswith("Bot ")
-        self.calls.append(Call(request.method, path, body, authorized))
+        auth = request.headers.get("Authorization", "")
+        token = auth.removeprefix("Bot ") if auth.startswith("Bot ") else None
+        self.calls.append(Call(request.method, path, body, token))
         answer = self._answer(request.method, path.split("/")[1:], body)
         if answer is None:
             self.errors.append(f"no fake route for {request.method} {path}")
@@ -155,19 +170,49 @@ class FakeDiscord:
                                         "response_message_id": str(next(self._ids)),
                                         "response_message_loading": body.get("type") == 5,
                                         "response_message_ephemeral": False}}
-            case "POST" | "PATCH", ["webhooks", _, _, *_]:
-                return self._message(body)
+            case "POST", ["webhooks", _, token]:
+                return self._message(self._interactions.get(token, 0), body)
+            case "PATCH", ["webhooks", _, token, "messages", "@original"] \
+                    if token in self._originals:
+                return self._edit(self._originals[token], body)
+            case "PATCH", ["webhooks", _, token, "messages", _]:
+                return self._message(self._interactions.get(token, 0), body)
+            case "GET", ["channels", channel_id]:
+                return self._dms.get(int(channel_id)) or next(
+                    (channel_payload(g) for g in self.guild_ids
+                     if channel_id_of(g) == int(channel_id)), None)
+            case "POST", ["users", "@me", "channels"]:
+                dm = {"id": str(next(self._ids)), "type": 1, "last_message_id": None,
+                      "recipients": [user(int(body["recipient_id"]), "Ada")]}
+                self._dms[int(dm["id"])] = dm
+                return dm
+            case "GET", ["users", user_id]:
+                return user(int(user_id), "Ada")
+            case "POST", ["channels", channel_id, "messages"]:
+                return self._message(int(channel_id), body)
+            case "GET", ["channels", _, "messages", message_id]:
+                return self.messages.get(int(message_id))
+            case "PATCH", ["channels", _, "messages", message_id]:
+                return self._edit(int(message_id), body)
         return None
 
-    def _message(self, body: dict[str, Any] | None) -> dict[str, Any]:
+    def _edit(self, message_id: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        if message_id not in self.messages:
+            return None
+        self.messages[message_id].update(body)
+        return self.messages[message_id]
+
+    def _message(self, channel_id: int, body: dict[str, Any] | None) -> dict[str, Any]:
         body = body or {}
-        return {"id": str(next(self._ids)), "channel_id": str(next(self._ids)),
+        message = {"id": str(next(self._ids)), "channel_id": str(channel_id),
                 "author": BOT_USER, "content": body.get("content") or "",
                 "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
                 "mention_everyone": False, "mentions": [], "mention_roles": [],
                 "attachments": [], "embeds": body.get("embeds") or [],
                 "components": body.get("components") or [], "pinned": False, "type": 0,
                 "flags": body.get("flags") or 0}
+        self.messages[int(message["id"])] = message
+        return message
 
     # -- gateway -------------------------------------------------------------------------------
 
@@ -222,21 +267,47 @@ class FakeDiscord:
     async def dispatch(self, shard: Shard, event: str, data: dict[str, Any]) -> None:
         await shard.send({"op": 0, "t": event, "s": next(shard.sequence), "d": data})
 
-    async def slash_command(self, shard_id: int, guild_id: int, name: str) -> str:
-        """A player runs `/name` (no options) in the guild's channel, delivered on the given
-        shard's connection; returns the interaction's token (its replies' address)."""
+    async def slash_command(self, shard_id: int, guild_id: int, name: str,
+                            subcommand: str | None = None) -> str:
+        """A player runs `/name [subcommand]` (no options) in the guild's channel, delivered on
+        the given shard's connection; returns the interaction's token (its replies' address)."""
+        data: dict[str, Any] = {"id": str(next(self._ids)), "name": name, "type": 1}
+        if subcommand is not None:
+            data["options"] = [{"type": 1, "name": subcommand, "options": []}]
+        return await self._interact(shard_id, 2, data, channel_payload(guild_id), guild_id)
+
+    async def click(self, shard_id: int, message: dict[str, Any], custom_id: str,
+                    values: list[str] | None = None, guild_id: int | None = None) -> str:
+        """A player presses a button (or picks `values` in a select) of a posted message:
+        in a guild's channel, or in a direct message when `guild_id` is None."""
+        channel = self._dms[int(message["channel_id"])] if guild_id is None else \
+            channel_payload(guild_id)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data.update(component_type=3, values=values)
+        return await self._interact(shard_id, 3, data, channel, guild_id, message)
+
+    async def _interact(self, shard_id: int, kind: int, data: dict[str, Any],
+                        channel: dict[str, Any], guild_id: int | None,
+                        message: dict[str, Any] | None = None) -> str:
         interaction_id, token = next(self._ids), f"token-{next(self._ids)}"
-        channel = channel_payload(guild_id)
-        await self.dispatch(self.shard(shard_id), "INTERACTION_CREATE", {
-            "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": 2,
-            "token": token, "version": 1,
-            "data": {"id": str(next(self._ids)), "name": name, "type": 1},
-            "guild_id": str(guild_id), "channel_id": channel["id"], "channel": channel,
-            "member": {**member(PLAYER), "permissions": ALL_PERMISSIONS},
-            "locale": "en-US", "guild_locale": "en-US", "app_permissions": ALL_PERMISSIONS,
-            "entitlements": [], "authorizing_integration_owners": {}, "context": 0,
-            "attachment_size_limit": 26214400,
-        })
+        self._interactions[token] = int(channel["id"])
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
+            "token": token, "version": 1, "data": data, "channel_id": channel["id"],
+            "channel": channel, "locale": "en-US", "app_permissions": BOT_PERMISSIONS,
+            "entitlements": [], "authorizing_integration_owners": {},
+            "context": 0 if guild_id is not None else 1, "attachment_size_limit": 26214400,
+        }
+        if guild_id is None:
+            payload["user"] = PLAYER
+        else:
+            payload.update(guild_id=str(guild_id), guild_locale="en-US",
+                           member={**member(PLAYER), "permissions": ALL_PERMISSIONS})
+        if message is not None:
+            payload["message"] = message
+            self._originals[token] = int(message["id"])
+        await self.dispatch(self.shard(shard_id), "INTERACTION_CREATE", payload)
         return token
 
 
