@@ -1,7 +1,9 @@
-"""Two real `python -m bot` processes, shards 0 and 1 of 2, against a fake Discord on this
-machine: each connects as its own shard, sees only its servers, only one registers the slash
-commands, a command in a shard-1 server is answered by the shard-1 process, and SIGTERM stops
-both cleanly. What simcord cannot show: the entry point, the gateway and the process split."""
+"""Real `python -m bot` processes, shards 0 and 1 of 2, against a fake Discord on this machine:
+each connects as its own shard and sees only its servers, only one registers the slash
+commands, a command in a shard-1 server is answered by the shard-1 process, SIGTERM stops both
+cleanly, `python -m bot sync` registers without connecting, and a 6 nimmt! pick made in a DM
+(always shard 0) reaches a shard-1 server's table. What simcord cannot show: the entry point,
+the gateway and the split between processes."""
 
 from __future__ import annotations
 
@@ -189,6 +191,8 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
     fake, bots = cluster.fake, cluster.bots
     shared = tmp_path / "shared.sqlite3"  # one database for the cluster, as in production
     bots.append(await start_bot(0, fake.url, tmp_path, database=shared))
+    # One at a time: two processes migrating a new SQLite file at once collide ("table
+    # game_tables already exists"): migrations need a lock across processes.
     await until(lambda: len(fake.identifies) == 1, START_TIMEOUT, "shard 0 up", bots)
     bots.append(await start_bot(1, fake.url, tmp_path, database=shared))
     await until(lambda: bots[1].said("1 server(s) on shards 1 of 2"), START_TIMEOUT,
@@ -232,6 +236,7 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
             "AttributeError: 'NoneType' object has no attribute 'id'"):
         pytest.xfail("known: Publisher.can() reads guild.me, which is None for a server "
                      "outside this process's cache (bot/ui/publish.py)")
+    assert len(boards()) == 2, output(bots)
     first, after = boards()
     assert (first.token, after.token) == ("fake-1", "fake-0"), output(bots)
     assert after.json["content"].startswith("**6 nimmt!** · table 1"), after.json
