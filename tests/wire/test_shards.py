@@ -77,27 +77,31 @@ async def read_lines(stream: asyncio.StreamReader | None, lines: list[str]) -> N
         lines.append(COLOURS.sub("", line.decode(errors="replace").rstrip()))
 
 
-def output(bots: list[BotProcess]) -> str:
-    return "\n".join(f"--- shard {bot.shard_id} process (exit {bot.process.returncode}):\n" +
-                     "\n".join(bot.lines[-40:]) for bot in bots)
+def output(cluster: Cluster) -> str:
+    """What a failure message shows: each process's last output and what the fake saw."""
+    parts = [f"--- shard {bot.shard_id} process (exit {bot.process.returncode}):\n" +
+             "\n".join(bot.lines[-40:]) for bot in cluster.bots]
+    calls = [f"{call.method} {call.path}" for call in cluster.fake.calls[-10:]]
+    return "\n".join([*parts, "--- last requests: " + ", ".join(calls),
+                      f"--- fake Discord errors: {cluster.fake.errors}"])
 
 
-async def until(check: Callable[[], bool], timeout: float, what: str,
-                bots: list[BotProcess]) -> None:
+async def until(check: Callable[[], bool], timeout: float, what: str, cluster: Cluster) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not check():
-        if loop.time() > deadline or any(bot.process.returncode is not None for bot in bots):
-            raise AssertionError(f"not seen within {timeout:.0f} s: {what}\n{output(bots)}")
+        if loop.time() > deadline or any(b.process.returncode is not None for b in cluster.bots):
+            raise AssertionError(f"not seen within {timeout:.0f} s: {what}\n{output(cluster)}")
         await asyncio.sleep(0.02)
 
 
-async def exit_codes(bots: list[BotProcess], timeout: float) -> list[int]:
+async def exit_codes(cluster: Cluster, timeout: float) -> list[int]:
+    bots = cluster.bots
     try:
         codes = await asyncio.wait_for(
             asyncio.gather(*(bot.process.wait() for bot in bots)), timeout)
     except TimeoutError:
-        raise AssertionError(f"still running after {timeout:.0f} s\n{output(bots)}") from None
+        raise AssertionError(f"still running after {timeout:.0f} s\n{output(cluster)}") from None
     await asyncio.gather(*(reader for bot in bots for reader in bot.readers))
     return codes
 
@@ -127,40 +131,40 @@ async def cluster() -> AsyncIterator[Cluster]:
 async def test_two_processes_each_serve_their_own_shard(cluster: Cluster, tmp_path: Path) -> None:
     fake, bots = cluster.fake, cluster.bots
     bots += [await start_bot(shard, fake.url, tmp_path) for shard in (0, 1)]
-    await until(lambda: len(fake.identifies) == 2, START_TIMEOUT, "two IDENTIFYs", bots)
-    assert sorted(d["shard"] for d in fake.identifies) == [[0, 2], [1, 2]], output(bots)
+    await until(lambda: len(fake.identifies) == 2, START_TIMEOUT, "two IDENTIFYs", cluster)
+    assert sorted(d["shard"] for d in fake.identifies) == [[0, 2], [1, 2]], output(cluster)
     assert {(d["token"], d["shard"][0]) for d in fake.identifies} == {("fake-0", 0),
                                                                        ("fake-1", 1)}
 
     # on_ready comes once the shard's GUILD_CREATEs are in: each counts its own servers.
     await until(lambda: bots[0].said("2 server(s) on shards 0 of 2") and
                 bots[1].said("1 server(s) on shards 1 of 2"), STEP_TIMEOUT,
-                "both processes ready with their servers", bots)
+                "both processes ready with their servers", cluster)
 
     # Only the shard-0 process registered the commands, once, with the bot token.
     syncs = fake.calls_to("PUT", f"/applications/{APPLICATION_ID}/commands")
-    assert len(syncs) == 1, output(bots)
+    assert len(syncs) == 1, output(cluster)
     assert syncs[0].token == "fake-0"
     assert {"play", "move", "rules", "leaderboard"} <= {c["name"] for c in syncs[0].json}
-    assert bots[0].said("synced") and not bots[1].said("synced"), output(bots)
+    assert bots[0].said("synced") and not bots[1].said("synced"), output(cluster)
 
     # /leaderboard in the shard-1 server, delivered on shard 1's connection: only the
     # shard-1 process saw it, and it answers through the interaction's REST callback.
     token = await fake.slash_command(1, GUILD_C, "leaderboard")
     followup = f"/webhooks/{APPLICATION_ID}/{token}"
     await until(lambda: fake.calls_to("POST", followup), STEP_TIMEOUT,
-                "the /leaderboard answer", bots)
+                "the /leaderboard answer", cluster)
     [callback] = [c for c in fake.calls if c.path.endswith(f"/{token}/callback")]
-    assert callback.json["type"] == 5, output(bots)  # "thinking…", filled by the follow-up
+    assert callback.json["type"] == 5, output(cluster)  # "thinking…", filled by the follow-up
     [embed] = fake.calls_to("POST", followup)[0].json["embeds"]
     assert embed["title"] == "Leaderboard: all games"
     assert embed["description"].startswith("No finished games yet")
 
     for bot in bots:
         bot.process.send_signal(signal.SIGTERM)
-    assert await exit_codes(bots, STEP_TIMEOUT) == [0, 0], output(bots)
+    assert await exit_codes(cluster, STEP_TIMEOUT) == [0, 0], output(cluster)
     problems = [line for bot in bots for line in bot.lines if TROUBLE.search(line)]
-    assert not problems, output(bots)
+    assert not problems, output(cluster)
     assert not fake.errors, fake.errors
 
 
@@ -170,7 +174,7 @@ async def test_sync_registers_the_commands_and_exits_without_the_gateway(
     """`python -m bot sync`, for clusters where every process runs with BOT_SYNC_COMMANDS=0."""
     fake, bots = cluster.fake, cluster.bots
     bots.append(await start_bot(1, fake.url, tmp_path, "sync"))
-    assert await exit_codes(bots, START_TIMEOUT) == [0], output(bots)
+    assert await exit_codes(cluster, START_TIMEOUT) == [0], output(cluster)
     [sync] = fake.calls_to("PUT", f"/applications/{APPLICATION_ID}/commands")
     assert bots[0].said(f"Registered {len(sync.json)} slash commands for all servers.")
     assert not fake.identifies, "sync must not connect to the gateway"
@@ -193,10 +197,10 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
     bots.append(await start_bot(0, fake.url, tmp_path, database=shared))
     # One at a time: two processes migrating a new SQLite file at once collide ("table
     # game_tables already exists"): migrations need a lock across processes.
-    await until(lambda: len(fake.identifies) == 1, START_TIMEOUT, "shard 0 up", bots)
+    await until(lambda: len(fake.identifies) == 1, START_TIMEOUT, "shard 0 up", cluster)
     bots.append(await start_bot(1, fake.url, tmp_path, database=shared))
     await until(lambda: bots[1].said("1 server(s) on shards 1 of 2"), START_TIMEOUT,
-                "shard 1 ready", bots)
+                "shard 1 ready", cluster)
     place = channel_id_of(GUILD_C)
 
     def boards() -> list[Any]:  # messages sent to the channel (not interaction replies)
@@ -208,11 +212,11 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
 
     await fake.slash_command(1, GUILD_C, "play", "six_nimmt")
     await until(lambda: any(custom_ids(m) for m in fake.posts(place)), STEP_TIMEOUT,
-                "the lobby", bots)
+                "the lobby", cluster)
     lobby = fake.posts(place)[-1]
     [add_computer] = [i for i in custom_ids(lobby) if i.endswith(":cpunormal")]
     token = await fake.click(1, lobby, add_computer, guild_id=GUILD_C)
-    await until(lambda: edited(token), STEP_TIMEOUT, "a computer seated", bots)
+    await until(lambda: edited(token), STEP_TIMEOUT, "a computer seated", cluster)
     [start] = [i for i in custom_ids(lobby) if i.endswith(":start")]
     await fake.click(1, lobby, start, guild_id=GUILD_C)
 
@@ -220,8 +224,8 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
         dm = fake.dm_channel(PLAYER_ID)
         return next((m for m in fake.posts(dm) if custom_ids(m)), None) if dm else None
 
-    await until(lambda: hand() is not None, STEP_TIMEOUT, "the hand by DM", bots)
-    await until(lambda: len(boards()) == 1, STEP_TIMEOUT, "the first board", bots)
+    await until(lambda: hand() is not None, STEP_TIMEOUT, "the hand by DM", cluster)
+    await until(lambda: len(boards()) == 1, STEP_TIMEOUT, "the first board", cluster)
     message = hand()
     assert message is not None
     [select] = [item for row in message["components"] for item in row["components"]]
@@ -229,17 +233,17 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
     card = select["options"][0]["value"]
 
     token = await fake.click(0, message, select["custom_id"], values=[card])  # on shard 0
-    await until(lambda: edited(token), STEP_TIMEOUT, "the pick acknowledged", bots)
+    await until(lambda: edited(token), STEP_TIMEOUT, "the pick acknowledged", cluster)
     await until(lambda: len(boards()) == 2 or bots[0].raised(), STEP_TIMEOUT,
-                "the board after the pick", bots)
+                "the board after the pick", cluster)
     if not boards()[1:] and bots[0].said("in can") and bots[0].said(
             "AttributeError: 'NoneType' object has no attribute 'id'"):
         pytest.xfail("known: Publisher.can() reads guild.me, which is None for a server "
                      "outside this process's cache (bot/ui/publish.py)")
-    assert len(boards()) == 2, output(bots)
+    assert len(boards()) == 2, output(cluster)
     first, after = boards()
-    assert (first.token, after.token) == ("fake-1", "fake-0"), output(bots)
+    assert (first.token, after.token) == ("fake-1", "fake-0"), output(cluster)
     assert after.json["content"].startswith("**6 nimmt!** · table 1"), after.json
     problems = [line for bot in bots for line in bot.lines if TROUBLE.search(line)]
-    assert not problems, output(bots)
+    assert not problems, output(cluster)
     assert not fake.errors, fake.errors
