@@ -32,7 +32,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="do not register the slash commands at start-up")
     parser.add_argument("--env-file", default=".env", metavar="PATH",
                         help="file with KEY=value settings (default: .env)")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                     description="without a command, the bot runs")
     sync = commands.add_parser(
         "sync", help="register the slash commands with Discord and exit (without connecting "
                      "to the gateway; for clusters that run with BOT_SYNC_COMMANDS=0)")
