@@ -1,7 +1,8 @@
 """`python -m bot`: run the bot (token from DISCORD_TOKEN or .env).
 
-Operator commands: `python -m bot migrate-db --from PATH --to URL` (SQLite to PostgreSQL)
-and `python -m bot backup PATH` (an online copy of the SQLite database).
+Commands: `python -m bot sync` (register the slash commands and exit), `python -m bot
+migrate-db --from PATH --to URL` (SQLite to PostgreSQL) and `python -m bot backup PATH` (an
+online copy of the SQLite database).
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import logging
+import os
 import signal
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from bot.config import NO_TOKEN_HELP, Config
 
@@ -33,7 +37,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--env-file", default=".env", metavar="PATH",
                         help="file with KEY=value settings (default: .env)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND",
-                                     title="operator commands (without one: run the bot)")
+                                     title="commands (without one: run the bot)")
     migrate = commands.add_parser(
         "migrate-db", help="copy a SQLite database into an empty PostgreSQL database",
         description="Copy every table of a SQLite database into an empty PostgreSQL "
@@ -47,6 +51,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description="Copy the SQLite database ($BOT_DATABASE or --database) to PATH while "
                     "the bot may be running. For PostgreSQL use pg_dump.")
     backup.add_argument("path", metavar="PATH", help="where to write the copy")
+    sync = commands.add_parser(
+        "sync", help="register the slash commands with Discord and exit (without connecting "
+                     "to the gateway; for clusters that run with BOT_SYNC_COMMANDS=0)")
+    sync.add_argument("--dev-guild", type=int, metavar="ID", default=argparse.SUPPRESS,
+                      help="register them in this server only (instant; for development)")
     return parser.parse_args(argv)
 
 
@@ -61,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         config = replace(config, dev_guild_id=args.dev_guild)
     if args.database:
         config = replace(config, database=args.database)
-    if args.command is not None:
+    if args.command in ("migrate-db", "backup"):
         from bot.storage.tools import run_command
 
         return run_command(args, config.database)
@@ -73,10 +82,20 @@ def main(argv: list[str] | None = None) -> int:
 
     import discord
 
-    from bot.client import create_bot  # imported late: the no-token path stays fast
+    from bot.client import create_bot, sync_only  # imported late: the no-token path stays fast
 
     discord.utils.setup_logging(level=logging.INFO, root=True)
     try:
+        use_test_server(os.environ.get(TEST_SERVER_VARIABLE, ""))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        if args.command == "sync":
+            count = asyncio.run(sync_only(config))
+            where = f"server {config.dev_guild_id}" if config.dev_guild_id else "all servers"
+            print(f"Registered {count} slash commands for {where}.")
+            return 0
         asyncio.run(serve(create_bot(config), config.token))
     except KeyboardInterrupt:
         pass
@@ -88,6 +107,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Cannot reach Discord: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+# Tests only (tests/wire): point discord.py at a fake Discord server on this machine. Anything
+# but a loopback address is refused, so a stray setting can never send the token elsewhere.
+TEST_SERVER_VARIABLE = "BOT_TEST_DISCORD_URL"
+
+
+def use_test_server(url: str) -> None:
+    """Send REST calls to `url`/api/v10 and open the gateway at ws://…/gateway ("" = Discord)."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    try:
+        loopback = parts.scheme == "http" and ipaddress.ip_address(parts.hostname or "").is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback or parts.port is None:
+        raise ValueError(f"{TEST_SERVER_VARIABLE} is for tests only and must look like "
+                         f"http://127.0.0.1:PORT (got {url!r})")
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = f"http://{parts.hostname}:{parts.port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+        f"ws://{parts.hostname}:{parts.port}/gateway")
+    logging.getLogger(__name__).warning("using the test Discord server at %s", url)
 
 
 async def serve(bot: TableBot, token: str) -> None:

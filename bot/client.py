@@ -1,6 +1,7 @@
-"""The bot: a commands.Bot that opens the database and the table service, adds the cogs,
-registers the persistent components, syncs the slash commands and, once connected, posts any
-board a restart left unposted."""
+"""The bot: a commands.Bot (an AutoShardedBot serving some shards when BOT_SHARD_COUNT is set)
+that opens the database and the table service, adds the cogs, registers the persistent
+components, syncs the slash commands and, once connected, posts any board a restart left
+unposted."""
 
 from __future__ import annotations
 
@@ -73,14 +74,28 @@ class TableBot(commands.Bot):
         self.workers = Workers(self.config.workers)
         workers.install(self.workers)
         self.service = TableService(self.repo, rng=self.rng, now=self.clock, think=think)
+        await self.add_commands()
+        if self.config.sync_commands:
+            await self.sync_commands()
+        self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
+
+    async def add_commands(self) -> None:
+        """The slash commands (with their translations) and the persistent components."""
         await self.tree.set_translator(Translator())
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
                     SettingsCog(self), ComputersCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.config.sync_commands:
-            await self.sync_commands()
-        self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process receives the server's events (always without sharding): the
+        process that should do unprompted work for it, such as posting unposted boards."""
+        return self.config.serves_guild(guild_id)
+
+    async def on_ready(self) -> None:
+        shards = "" if self.config.shard_ids is None else (
+            f" on shards {','.join(map(str, self.config.shard_ids))} of {self.config.shard_count}")
+        log.info("connected as %s: %d server(s)%s", self.user, len(self.guilds), shards)
 
     async def _after_ready(self) -> None:
         """Once connected: post what a restart left unposted, then watch the deadlines."""
@@ -88,16 +103,9 @@ class TableBot(commands.Bot):
         self.deadlines.start()
         self.sweeper.start()
 
-    def owns_guild(self, guild_id: int) -> bool:
-        """Whether this process serves that guild's shard (always, without sharding)."""
-        shards = getattr(self, "shard_ids", None)
-        count = getattr(self, "shard_count", None)
-        if not shards or not count:
-            return True
-        return (guild_id >> 22) % count in shards
-
-    async def sync_commands(self) -> None:
-        """Register the slash commands: in one guild at once for development, else globally."""
+    async def sync_commands(self) -> int:
+        """Register the slash commands: in one guild at once for development, else globally;
+        returns how many."""
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -106,6 +114,7 @@ class TableBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
+        return len(synced)
 
     async def close_storage(self) -> None:
         """Close the database (also used by tests that swap bots without closing them)."""
@@ -129,5 +138,35 @@ class TableBot(commands.Bot):
             await self.close_storage()
 
 
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """A TableBot on the shards `config.shard_ids` of `config.shard_count` (one gateway
+    connection per shard, one process-wide cache)."""
+
+    def __init__(self, config: Config, **options: Any) -> None:
+        if config.shard_count is None:
+            raise ValueError("ShardedTableBot needs config.shard_count")
+        ids = list(config.shard_ids) if config.shard_ids is not None else None
+        super().__init__(config, shard_count=config.shard_count, shard_ids=ids, **options)
+
+
+class _CommandsOnly(TableBot):
+    """For `python -m bot sync`: the slash commands without the database or the gateway."""
+
+    async def setup_hook(self) -> None:
+        await self.add_commands()
+
+
 def create_bot(config: Config, *, rng: random.Random | None = None) -> TableBot:
+    if config.shard_count is not None:
+        return ShardedTableBot(config, rng=rng)
     return TableBot(config, rng=rng)
+
+
+async def sync_only(config: Config) -> int:
+    """Log in over REST (no gateway connection), register the slash commands, return how
+    many: for clusters whose processes all run with BOT_SYNC_COMMANDS=0."""
+    assert config.token is not None
+    bot = _CommandsOnly(config)
+    async with bot:
+        await bot.login(config.token)
+        return await bot.sync_commands()

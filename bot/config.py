@@ -1,10 +1,13 @@
-"""Settings from the environment (and a `.env` file): token, development guild, database path."""
+"""Settings from the environment (and a `.env` file): token, development guild, database path,
+shards."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from bot.shards import parse_shards, shard_of
 
 DEFAULT_DATABASE = "data/bot.sqlite3"
 
@@ -39,6 +42,17 @@ class Config:
     database: str = DEFAULT_DATABASE
     sync_commands: bool = True
     workers: int | None = None  # processes drawing boards (None: one per core; 0: threads)
+    # Sharding: both None for one plain connection; else this process serves `shard_ids`
+    # out of `shard_count` shards (BOT_SHARD_COUNT, BOT_SHARD_IDS).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def serves_guild(self, guild_id: int | None) -> bool:
+        """Whether this process's shards receive this server's events (None: direct
+        messages, which arrive on shard 0)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (0 if guild_id is None else shard_of(guild_id, self.shard_count)) in self.shard_ids
 
     @classmethod
     def load(
@@ -49,7 +63,10 @@ class Config:
         guild = (values.get("DEV_GUILD_ID") or "").strip()
         if guild and not guild.isdigit():
             raise ValueError("DEV_GUILD_ID must be a server id (a number)")
-        sync = (values.get("BOT_SYNC_COMMANDS") or "1").strip().lower()
+        shard_count, shard_ids = parse_shards(values.get("BOT_SHARD_COUNT") or "",
+                                              values.get("BOT_SHARD_IDS") or "")
+        # One process registers the slash commands: by default the one serving shard 0.
+        sync = (values.get("BOT_SYNC_COMMANDS") or "").strip().lower()
         workers = (values.get("BOT_WORKERS") or "").strip()
         if workers and not workers.isdigit():
             raise ValueError("BOT_WORKERS must be a number of processes (0: threads only)")
@@ -57,7 +74,10 @@ class Config:
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
             database=(values.get("BOT_DATABASE") or "").strip() or DEFAULT_DATABASE,
-            sync_commands=sync not in ("0", "false", "no", "off"),
+            sync_commands=(sync not in ("0", "false", "no", "off") if sync
+                           else shard_ids is None or 0 in shard_ids),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             workers=int(workers) if workers else None,
         )
 

@@ -43,12 +43,12 @@ async def open_database(target: str | os.PathLike[str] | None = None) -> Reposit
         from bot.storage.postgres import open_postgres
 
         return Repository(await open_postgres(where))
-    from bot.storage.migrate import apply_migrations
+    from bot.storage.migrate import apply_migrations_locked
     from bot.storage.sqlite import connect
 
     driver = await connect(where)
     try:
-        await driver.call(apply_migrations)
+        await driver.call(apply_migrations_locked, where)
     except BaseException:
         await driver.close()
         raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import re
 import sqlite3
 from datetime import UTC, datetime
@@ -22,6 +23,19 @@ def available(package: str = "bot.storage.migrations") -> list[tuple[int, str, s
     if len(set(versions)) != len(versions):
         raise RuntimeError(f"two migration files share a number: {versions}")
     return found
+
+
+def apply_migrations_locked(db: sqlite3.Connection, path: str) -> list[int]:
+    """`apply_migrations`, one process at a time: two bots starting together on a new file
+    must not both create the schema (a lock file beside the database)."""
+    if path == ":memory:" or path.startswith("file::memory:"):
+        return apply_migrations(db)
+    with open(f"{path}.migrate-lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return apply_migrations(db)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def apply_migrations(db: sqlite3.Connection) -> list[int]:

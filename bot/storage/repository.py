@@ -367,15 +367,23 @@ def _finish(table_id: int, finish: Finish, at: datetime) -> Unit[None]:
 
 
 def _claim_timers(
-    now: datetime, until: datetime, owner: str, limit: int, locking: str
+    now: datetime, until: datetime, owner: str, limit: int, locking: str,
+    shards: tuple[int, tuple[int, ...]] | None,
 ) -> Unit[list[TimerRow]]:
-    """Due timers (deadline passed, or reminder due) that nobody holds a live lease on."""
+    """Due timers (deadline passed, or reminder due) that nobody holds a live lease on; with
+    `shards` (count, ids), only those of tables in guilds of those Discord shards."""
+    where, params = "", []
+    if shards is not None:
+        count, ids = shards
+        where = (" AND table_id IN (SELECT id FROM game_tables WHERE"
+                 f" ((guild_id >> 22) % ?) IN ({_marks(len(ids))}))")
+        params = [count, *ids]
     rows = yield Fetch(
         f"SELECT {_TIMER_COLUMNS} FROM timers"
         " WHERE (deadline_at <= ? OR (reminded = 0 AND remind_at <= ?))"
-        " AND (claimed_until IS NULL OR claimed_until < ?)"
+        f" AND (claimed_until IS NULL OR claimed_until < ?){where}"
         f" ORDER BY deadline_at, table_id, seat LIMIT ?{locking}",
-        (now, now, now, limit),
+        (now, now, now, *params, limit),
     )
     if rows:
         yield ExecuteMany(
@@ -559,12 +567,14 @@ class Repository:
         return [_timer(row) for row in rows]
 
     async def claim_timers(
-        self, now: datetime, until: datetime, owner: str, limit: int = 50
+        self, now: datetime, until: datetime, owner: str, limit: int = 50,
+        shards: tuple[int, tuple[int, ...]] | None = None,
     ) -> list[TimerRow]:
         """Claim due timers for `owner` until `until`: no other process gets them while the
-        lease lasts; if `owner` dies, they are due again once it has run out."""
+        lease lasts; if `owner` dies, they are due again once it has run out. `shards`:
+        (shard count, this process's shard ids) to claim only its own guilds' timers."""
         locking = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
-        return await self.driver.run(_claim_timers, now, until, owner, limit, locking)
+        return await self.driver.run(_claim_timers, now, until, owner, limit, locking, shards)
 
     async def release_timer(self, table_id: int, seat: int, owner: str,
                             retry_at: datetime | None = None) -> None:

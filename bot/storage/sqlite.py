@@ -88,9 +88,9 @@ class SqliteDriver:
                 raise
             raise Unavailable(str(err)) from err
 
-    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """`fn(connection)` on the database thread (schema checks, backups)."""
-        return await self._db._execute(fn, self._db._conn)
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(connection, *args)` on the database thread (migrations, checks, backups)."""
+        return await self._db._execute(fn, self._db._conn, *args)
 
     async def close(self) -> None:
         await self._db.close()

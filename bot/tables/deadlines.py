@@ -236,11 +236,13 @@ class DeadlineMixin:
         return await self._repo.next_timer_time()
 
     async def claim_due(self, owner: str, now: datetime | None = None,
-                        lease: timedelta = LEASE) -> list[Timer]:
+                        lease: timedelta = LEASE,
+                        shards: tuple[int, tuple[int, ...]] | None = None) -> list[Timer]:
         """Due timers (deadline passed or reminder due), claimed for `owner` for `lease`:
-        no other process gets them meanwhile. Pass each to `remind` or `expire`."""
+        no other process gets them meanwhile. Pass each to `remind` or `expire`. `shards`:
+        (count, ids) to take only the timers of tables in guilds of those shards."""
         now = now if now is not None else self.now()
-        return await self._repo.claim_timers(now, now + lease, owner)
+        return await self._repo.claim_timers(now, now + lease, owner, shards=shards)
 
     async def release(self, timer: Timer, owner: str, retry_at: datetime | None = None) -> None:
         """Give a claimed timer back (not due again before `retry_at`, if given)."""
@@ -374,6 +376,7 @@ class DeadlineDispatcher:
         sleep: Callable[[float], Awaitable[Any]] | None = None,
         max_sleep: float = 3600.0,
         retry: float = 60.0,
+        shards: tuple[int, tuple[int, ...]] | None = None,
     ) -> None:
         self._service = service
         self._on_expire = on_expire
@@ -383,6 +386,7 @@ class DeadlineDispatcher:
         self._max_sleep = max_sleep
         self._retry = timedelta(seconds=retry)
         self._owner = process_name()
+        self._shards = shards  # (count, ids): only these shards' guilds (a shard cluster)
         self._woken = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -426,7 +430,7 @@ class DeadlineDispatcher:
         after `retry`."""
         now = self._now()
         done = 0
-        claimed = await self._service.claim_due(self._owner, now)
+        claimed = await self._service.claim_due(self._owner, now, shards=self._shards)
         reminders = []
         for timer in claimed:
             retry_at = None

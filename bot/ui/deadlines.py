@@ -64,7 +64,12 @@ class Deadlines:
         if self.watch.is_running():
             return
         service = self.bot.service
-        self.dispatcher = DeadlineDispatcher(service, self.on_expire, self.on_remind)
+        config = self.bot.config
+        shards = None
+        if config.shard_count is not None and config.shard_ids is not None:
+            shards = (config.shard_count, config.shard_ids)
+        self.dispatcher = DeadlineDispatcher(service, self.on_expire, self.on_remind,
+                                             shards=shards)
         service.add_timer_listener(self.wake)
         self.watch.start()
 

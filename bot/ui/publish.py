@@ -128,9 +128,10 @@ class Publisher:
     @staticmethod
     def can(channel: Any, permission: str) -> bool:
         guild = getattr(channel, "guild", None)
-        if guild is None or not hasattr(channel, "permissions_for"):
-            return True
-        return bool(getattr(channel.permissions_for(guild.me), permission))
+        me = getattr(guild, "me", None)  # None for a server another process serves
+        if me is None or not hasattr(channel, "permissions_for"):
+            return True  # unknown: try, and a 403 is handled where the post fails
+        return bool(getattr(channel.permissions_for(me), permission))
 
     def place_text(self, table: Table) -> str:
         return f"<#{table.place_id}>"

@@ -178,3 +178,21 @@ async def test_timer_claims_never_overlap_and_lapse_after_a_crash(opener: Opener
     assert {t.table_id for t in again} == set(ids[1:])
     at_retry = later + timedelta(minutes=5, seconds=1)
     assert [t.table_id for t in await repo.claim_timers(at_retry, at_retry, "e")] == [ids[0]]
+
+
+async def test_a_shard_cluster_process_claims_only_its_own_guilds_timers(
+    opener: Opener,
+) -> None:
+    repo = await opener()
+    by_shard = {}
+    for shard, channel in ((0, 20), (1, 21)):
+        table = await repo.open_lobby(shard << 22, channel, None, "senet", {},
+                                      SeatRow(0, 100, "U100", None), NOW, RULES)
+        await repo.add_seat(table, 101, "U101", None)
+        await repo.commit(start_commit(table))
+        by_shard[shard] = table
+    due = NOW + timedelta(days=2)
+    mine = await repo.claim_timers(due, due + timedelta(minutes=1), "p1", shards=(2, (1,)))
+    assert [t.table_id for t in mine] == [by_shard[1]]
+    rest = await repo.claim_timers(due, due + timedelta(minutes=1), "p0", shards=(2, (0,)))
+    assert [t.table_id for t in rest] == [by_shard[0]]

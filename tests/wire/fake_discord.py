@@ -1,0 +1,345 @@
+"""A small fake Discord on 127.0.0.1 for wire-level tests: the REST routes a bot uses at
+login, command sync and interaction replies, and a websocket gateway speaking zlib-stream,
+sharded by Discord's formula. Everything the bots send is recorded for the test to inspect.
+
+Facts it depends on (see /work/shared/design/testing-discord.md, section 2): JSON replies
+carry exactly `Content-Type: application/json`; its own errors are 400s (discord.py retries
+5xx for seconds); one zlib compressor per connection, every frame flushed with Z_SYNC_FLUSH;
+READY needs user, session_id, resume_gateway_url, application and guild stubs, then one
+GUILD_CREATE per guild whose @everyone role has the guild's id."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APPLICATION_ID = 1_100_000_000_000_000_001
+BOT_USER_ID = APPLICATION_ID  # a bot user shares its application's id
+PLAYER_ID = 1_100_000_000_000_000_042
+TIMESTAMP = "2026-01-01T00:00:00+00:00"
+ALL_PERMISSIONS = str((1 << 51) - 1)
+# The bot may do everything but open threads, so tables are played in the channel itself.
+BOT_PERMISSIONS = str((1 << 51) - 1 - (1 << 35) - (1 << 38))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    # Written out again on purpose: the fake must not trust the code under test.
+    return (guild_id >> 22) % shard_count
+
+
+def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name,
+            "avatar": None, "bot": bot, "system": False, "public_flags": 0, "flags": 0}
+
+
+BOT_USER = user(BOT_USER_ID, "Tabletop", bot=True)
+PLAYER = user(PLAYER_ID, "Ada")
+
+
+def channel_id_of(guild_id: int) -> int:
+    """Each fake server has one text channel, numbered right after it."""
+    return guild_id + 1
+
+
+@dataclass
+class Call:
+    """One REST request a bot made."""
+
+    method: str
+    path: str  # below /api/v10, e.g. "/users/@me"
+    json: Any
+    token: str | None  # the bot token it carried ("Bot <token>"), None for webhook calls
+
+
+@dataclass
+class Shard:
+    """One gateway connection after IDENTIFY."""
+
+    shard: tuple[int, int] | None  # [id, count] as identified; None for an unsharded client
+    socket: web.WebSocketResponse
+    send: Callable[[dict[str, Any]], Any]
+    sequence: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+
+class FakeDiscord:
+    def __init__(self, guild_ids: list[int], *, shard_count: int) -> None:
+        self.guild_ids = guild_ids
+        self.shard_count = shard_count
+        self.calls: list[Call] = []
+        self.identifies: list[dict[str, Any]] = []
+        self.shards: list[Shard] = []
+        self.errors: list[str] = []  # what the fake could not answer (a test should fail)
+        self.messages: dict[int, dict[str, Any]] = {}  # every message the bots posted
+        self._dms: dict[int, dict[str, Any]] = {}  # DM channel id -> channel
+        self._interactions: dict[str, int] = {}  # interaction token -> its channel id
+        self._originals: dict[str, int] = {}  # component interaction token -> its message
+        self._ids = itertools.count(1_200_000_000_000_000_000)
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    # -- running -------------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # noqa: SLF001
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        for shard in self.shards:
+            await shard.socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def calls_to(self, method: str, path: str) -> list[Call]:
+        return [call for call in self.calls if call.method == method and call.path == path]
+
+    def posts(self, channel_id: int) -> list[dict[str, Any]]:
+        """The messages in a channel, oldest first (interaction replies included)."""
+        return [m for m in self.messages.values() if m["channel_id"] == str(channel_id)]
+
+    def dm_channel(self, user_id: int) -> int | None:
+        return next((int(cid) for cid, ch in self._dms.items()
+                     if ch["recipients"][0]["id"] == str(user_id)), None)
+
+    def shard(self, shard_id: int) -> Shard:
+        for shard in self.shards:
+            if shard.shard is not None and shard.shard[0] == shard_id and not shard.socket.closed:
+                return shard
+        raise LookupError(f"no open gateway connection for shard {shard_id}")
+
+    # -- REST ----------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        body: Any = None
+        if request.content_type == "application/json":
+            body = await request.json()
+        elif request.content_type.startswith("multipart/"):
+            form = await request.post()
+            body = json.loads(str(form.get("payload_json", "null")))
+        auth = request.headers.get("Authorization", "")
+        token = auth.removeprefix("Bot ") if auth.startswith("Bot ") else None
+        self.calls.append(Call(request.method, path, body, token))
+        answer = self._answer(request.method, path.split("/")[1:], body)
+        if answer is None:
+            self.errors.append(f"no fake route for {request.method} {path}")
+            return self._json({"message": f"fake Discord: no route {request.method} {path}",
+                               "code": 0}, status=400)
+        return self._json(answer)
+
+    @staticmethod
+    def _json(payload: Any, status: int = 200) -> web.Response:
+        # Exactly "application/json": with "; charset=utf-8" discord.py reads text.
+        return web.Response(body=json.dumps(payload).encode(), status=status,
+                            headers={"Content-Type": "application/json"})
+
+    def _answer(self, method: str, parts: list[str], body: Any) -> Any:
+        match method, parts:
+            case "GET", ["users", "@me"]:
+                return BOT_USER
+            case "GET", ["oauth2", "applications", "@me"]:
+                return {"id": str(APPLICATION_ID), "name": "Tabletop", "icon": None,
+                        "description": "", "summary": "", "bot_public": True,
+                        "bot_require_code_grant": False, "verify_key": "0" * 64,
+                        "owner": BOT_USER, "flags": 0, "team": None, "bot": BOT_USER}
+            case "GET", ["gateway", "bot"]:
+                return {"url": self.url.replace("http", "ws", 1) + "/gateway",
+                        "shards": self.shard_count,
+                        "session_start_limit": {"total": 1000, "remaining": 1000,
+                                                "reset_after": 0, "max_concurrency": 1}}
+            case "PUT", ["applications", _, "commands"] | \
+                    ["applications", _, "guilds", _, "commands"]:
+                return [{**command, "id": str(next(self._ids)), "version": "1",
+                         "application_id": str(APPLICATION_ID)} for command in body]
+            case "POST", ["interactions", interaction_id, _, "callback"]:
+                return {"interaction": {"id": interaction_id, "type": 2,
+                                        "activity_instance_id": None,
+                                        "response_message_id": str(next(self._ids)),
+                                        "response_message_loading": body.get("type") == 5,
+                                        "response_message_ephemeral": False}}
+            case "POST", ["webhooks", _, token]:
+                return self._message(self._interactions.get(token, 0), body)
+            case "PATCH", ["webhooks", _, token, "messages", "@original"] \
+                    if token in self._originals:
+                return self._edit(self._originals[token], body)
+            case "PATCH", ["webhooks", _, token, "messages", _]:
+                return self._message(self._interactions.get(token, 0), body)
+            case "GET", ["channels", channel_id]:
+                return self._dms.get(int(channel_id)) or next(
+                    (channel_payload(g) for g in self.guild_ids
+                     if channel_id_of(g) == int(channel_id)), None)
+            case "POST", ["users", "@me", "channels"]:
+                dm = {"id": str(next(self._ids)), "type": 1, "last_message_id": None,
+                      "recipients": [user(int(body["recipient_id"]), "Ada")]}
+                self._dms[int(dm["id"])] = dm
+                return dm
+            case "GET", ["users", user_id]:
+                return user(int(user_id), "Ada")
+            case "POST", ["channels", channel_id, "messages"]:
+                return self._message(int(channel_id), body)
+            case "GET", ["channels", _, "messages", message_id]:
+                return self.messages.get(int(message_id))
+            case "PATCH", ["channels", _, "messages", message_id]:
+                return self._edit(int(message_id), body)
+        return None
+
+    def _edit(self, message_id: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        if message_id not in self.messages:
+            return None
+        self.messages[message_id].update(body)
+        return self.messages[message_id]
+
+    def _message(self, channel_id: int, body: dict[str, Any] | None) -> dict[str, Any]:
+        body = body or {}
+        message = {"id": str(next(self._ids)), "channel_id": str(channel_id),
+                "author": BOT_USER, "content": body.get("content") or "",
+                "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
+                "mention_everyone": False, "mentions": [], "mention_roles": [],
+                "attachments": [], "embeds": body.get("embeds") or [],
+                "components": body.get("components") or [], "pinned": False, "type": 0,
+                "flags": body.get("flags") or 0}
+        self.messages[int(message["id"])] = message
+        return message
+
+    # -- gateway -------------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        compress = request.query.get("compress")
+        if compress not in (None, "zlib-stream"):
+            self.errors.append(f"gateway compression {compress!r} is not faked")
+            return web.Response(status=400)
+        socket = web.WebSocketResponse(autoping=True)
+        await socket.prepare(request)
+        compressor = zlib.compressobj() if compress else None
+
+        async def send(payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            if compressor is None:
+                await socket.send_str(data.decode())
+            else:  # one stream per connection, each message ends with a sync flush
+                await socket.send_bytes(compressor.compress(data) +
+                                        compressor.flush(zlib.Z_SYNC_FLUSH))
+
+        await send({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        async for message in socket:
+            if message.type != WSMsgType.TEXT:
+                break
+            frame = json.loads(message.data)
+            if frame["op"] == 1:  # heartbeat
+                await send({"op": 11, "d": None, "s": None, "t": None})
+            elif frame["op"] == 2:  # identify
+                await self._identify(frame["d"], socket, send)
+            else:
+                self.errors.append(f"gateway op {frame['op']} is not faked")
+        return socket
+
+    async def _identify(self, data: dict[str, Any], socket: web.WebSocketResponse,
+                        send: Callable[[dict[str, Any]], Any]) -> None:
+        self.identifies.append(data)
+        shard_data = data.get("shard")
+        shard = Shard(tuple(shard_data) if shard_data else None, socket, send)
+        self.shards.append(shard)
+        guilds = [guild_id for guild_id in self.guild_ids
+                  if shard.shard is None or shard_of(guild_id, shard.shard[1]) == shard.shard[0]]
+        index = len(self.shards)
+        await self.dispatch(shard, "READY", {
+            "v": 10, "user": BOT_USER, "session_id": f"fake-session-{index}",
+            "resume_gateway_url": self.url.replace("http", "ws", 1) + "/gateway",
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guilds],
+            "shard": shard_data, "application": {"id": str(APPLICATION_ID), "flags": 0},
+        })
+        for guild_id in guilds:
+            await self.dispatch(shard, "GUILD_CREATE", guild(guild_id))
+
+    async def dispatch(self, shard: Shard, event: str, data: dict[str, Any]) -> None:
+        await shard.send({"op": 0, "t": event, "s": next(shard.sequence), "d": data})
+
+    async def slash_command(self, shard_id: int, guild_id: int, name: str,
+                            subcommand: str | None = None) -> str:
+        """A player runs `/name [subcommand]` (no options) in the guild's channel, delivered on
+        the given shard's connection; returns the interaction's token (its replies' address)."""
+        data: dict[str, Any] = {"id": str(next(self._ids)), "name": name, "type": 1}
+        if subcommand is not None:
+            data["options"] = [{"type": 1, "name": subcommand, "options": []}]
+        return await self._interact(shard_id, 2, data, channel_payload(guild_id), guild_id)
+
+    async def click(self, shard_id: int, message: dict[str, Any], custom_id: str,
+                    values: list[str] | None = None, guild_id: int | None = None) -> str:
+        """A player presses a button (or picks `values` in a select) of a posted message:
+        in a guild's channel, or in a direct message when `guild_id` is None."""
+        channel = self._dms[int(message["channel_id"])] if guild_id is None else \
+            channel_payload(guild_id)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data.update(component_type=3, values=values)
+        return await self._interact(shard_id, 3, data, channel, guild_id, message)
+
+    async def _interact(self, shard_id: int, kind: int, data: dict[str, Any],
+                        channel: dict[str, Any], guild_id: int | None,
+                        message: dict[str, Any] | None = None) -> str:
+        interaction_id, token = next(self._ids), f"token-{next(self._ids)}"
+        self._interactions[token] = int(channel["id"])
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
+            "token": token, "version": 1, "data": data, "channel_id": channel["id"],
+            "channel": channel, "locale": "en-US", "app_permissions": BOT_PERMISSIONS,
+            "entitlements": [], "authorizing_integration_owners": {},
+            "context": 0 if guild_id is not None else 1, "attachment_size_limit": 26214400,
+        }
+        if guild_id is None:
+            payload["user"] = PLAYER
+        else:
+            payload.update(guild_id=str(guild_id), guild_locale="en-US",
+                           member={**member(PLAYER), "permissions": ALL_PERMISSIONS})
+        if message is not None:
+            payload["message"] = message
+            self._originals[token] = int(message["id"])
+        await self.dispatch(self.shard(shard_id), "INTERACTION_CREATE", payload)
+        return token
+
+
+def member(who: dict[str, Any]) -> dict[str, Any]:
+    return {"user": who, "roles": [], "nick": None, "joined_at": TIMESTAMP, "deaf": False,
+            "mute": False, "pending": False, "flags": 0, "avatar": None,
+            "premium_since": None, "communication_disabled_until": None}
+
+
+def channel_payload(guild_id: int) -> dict[str, Any]:
+    return {"id": str(channel_id_of(guild_id)), "type": 0, "guild_id": str(guild_id),
+            "name": "games", "position": 0, "permission_overwrites": [], "parent_id": None,
+            "topic": None, "rate_limit_per_user": 0, "last_message_id": None, "nsfw": False}
+
+
+def guild(guild_id: int) -> dict[str, Any]:
+    everyone = {"id": str(guild_id), "name": "@everyone", "permissions": ALL_PERMISSIONS,
+                "position": 0, "color": 0, "hoist": False, "managed": False,
+                "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}
+    return {
+        "id": str(guild_id), "name": f"Server {guild_id}", "owner_id": str(PLAYER_ID),
+        "icon": None, "splash": None, "discovery_splash": None, "banner": None,
+        "description": None, "afk_channel_id": None, "afk_timeout": 300,
+        "verification_level": 0, "default_message_notifications": 0,
+        "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0,
+        "premium_subscription_count": 0, "preferred_locale": "en-US",
+        "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+        "public_updates_channel_id": None, "vanity_url_code": None, "application_id": None,
+        "features": [], "emojis": [], "stickers": [], "roles": [everyone],
+        "member_count": 2, "large": False, "unavailable": False, "joined_at": TIMESTAMP,
+        "channels": [channel_payload(guild_id)], "threads": [],
+        "members": [member(BOT_USER), member(PLAYER)], "presences": [], "voice_states": [],
+        "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+        "nsfw_level": 0, "premium_progress_bar_enabled": False,
+    }
