@@ -236,6 +236,10 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
     assert select["custom_id"].endswith(":h")
     card = select["options"][0]["value"]
 
+    # the computer (played by the shard-1 process, which started the table) picks first
+    await until(lambda: any(c.method == "PATCH" and c.path.startswith(
+        f"/channels/{place}/messages/") for c in fake.calls), STEP_TIMEOUT,
+        "the computer's pick shown on the board", cluster)
     token = await fake.click(0, message, select["custom_id"], values=[card])  # on shard 0
     await until(lambda: edited(token), STEP_TIMEOUT, "the pick acknowledged", cluster)
     await until(lambda: len(boards()) == 2 or bots[0].raised(), STEP_TIMEOUT,
