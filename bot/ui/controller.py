@@ -372,7 +372,7 @@ class Controller:
             return
         assert seat is not None
         moves = self.service.legal_moves_for(table, interaction.user.id)
-        file = await hands.hand_file(table, seat)
+        file = await hands.hand_file(table, seat, loc)
         kwargs: dict[str, Any] = {
             "content": hands.hand_text(table, seat, loc, f"<#{table.place_id}>"),
             "view": view_of(hands.hand_items(table, moves, loc)),

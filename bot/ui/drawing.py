@@ -8,9 +8,12 @@ So at most RENDER_SLOTS pictures are drawn at once; the others queue, in order.
 from __future__ import annotations
 
 import asyncio
+import functools
 import weakref
 from collections.abc import Callable
 from typing import Any
+
+from bot.i18n import t
 
 RENDER_SLOTS = 2
 
@@ -37,3 +40,9 @@ def render_slot() -> asyncio.Semaphore:
     """The render slots themselves, for work that starts its own worker thread (a replay):
     `async with render_slot(): ...`."""
     return _slot()
+
+
+def picture_words(locale: object) -> Callable[[str], str]:
+    """The `gettext` a renderer takes: the words of a picture in `locale`'s language (a channel's
+    language for public pictures, the player's for private ones)."""
+    return functools.partial(t, locale)
