@@ -45,6 +45,7 @@ PACKAGE = Path(__file__).resolve().parents[1]  # bot/
 ROOT = PACKAGE.parent
 KEYWORDS = {
     "t": (2,),
+    "t_plain": (2,),
     "N_": None,
     "locale_str": None,
 }

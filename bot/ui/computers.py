@@ -11,6 +11,7 @@ import discord
 from discord import ui
 
 from bot.i18n import N_, t
+from bot.i18n.grammar import option_label
 from bot.tables import MoveResult, Table, TableError
 from bot.tables.computers import LEVELS, computer_level
 from bot.ui.components import LobbyButton
@@ -94,7 +95,8 @@ async def hint(controller: Controller, interaction: discord.Interaction) -> None
         if err.code == "no_hints":
             await controller.tell(interaction, t(
                 loc, "Sorry, hints are off at this table. The host can allow them when "
-                "opening a table: /play with the option hints."))
+                "opening a table: {/play} with the option {option}.",
+                option=option_label(loc, "hints")))
         else:
             await controller.tell(interaction, table_error_text(err, loc))
         return

@@ -271,7 +271,7 @@ class Controller:
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await interaction.followup.send(t(loc, "No game is being played here. Start one "
-                                              "with /play."), ephemeral=True)
+                                              "with {/play}."), ephemeral=True)
             return
         seat = table.seat_of(interaction.user.id)
         label = move
@@ -389,7 +389,7 @@ class Controller:
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await self.tell(interaction, t(loc, "No game is being played here. Start one with "
-                                           "/play."))
+                                           "{/play}."))
             return
         if table.status == "lobby":
             await self.tell(interaction, t(loc, "This table hasn't started yet: the host starts "

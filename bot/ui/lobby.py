@@ -8,6 +8,7 @@ import discord
 from discord import ui
 
 from bot.i18n import N_, t
+from bot.i18n.commands import t_plain
 from bot.tables import Table
 from bot.tables.computers import computer_level
 from bot.ui.badges import clean_name
@@ -108,11 +109,11 @@ def lobby_embed(
             locale, table.deadline_seconds, table.absence_rule, table.max_misses))
     if table.hints:
         embed.add_field(name=t(locale, "Hints"), value=t(
-            locale, "/hint is on at this table, so its results don't change ratings."),
+            locale, "{/hint} is on at this table, so its results don't change ratings."),
             inline=False)
     if note:
         embed.add_field(name=t(locale, "Note"), value=note[:1024], inline=False)
-    embed.set_footer(text=t(locale, "Rules: /rules {game}", game=table.game))
+    embed.set_footer(text=t_plain(locale, "Rules: {/rules}"))
     return embed
 
 

@@ -266,7 +266,7 @@ async def test_channel_messages_follow_the_server_language(
     table_id = await open_and_start(world, "senet", "aki", ["bo"])
     board = world.last_board(world.place(await world.table(table_id)))
     assert board.content.startswith(f"**セネト** · 卓{table_id}"), board.content
-    assert "プレイヤー: " in board.content
+    assert "プレイヤー：" in board.content
 
 
 def test_sentence_glue() -> None:
