@@ -93,7 +93,7 @@ def options_lines(locale: object, game: str) -> list[str]:
         if option.kind == "choice":
             values = " / ".join(value_label(locale, option, c) for c in option.choices)
         elif option.kind == "int":
-            values = f"{option.low}–{option.high}"
+            values = t(locale, "{low}–{high}", low=option.low, high=option.high)
         else:
             values = t(locale, "on / off")
         described = DEFAULT_NOTE.sub("", option_help(locale, game, option))
