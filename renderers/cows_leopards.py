@@ -333,8 +333,9 @@ def _draw_side(
         piece = _cow_sprite(COW) if seat == 0 else _leopard_sprite(LEOPARD)
         theme.paste(d, piece, (x0 + 90, y + h / 2 + (2 if seat == 0 else 0)))
         key = "cows" if seat == 0 else "leopards"
-        _stat(d, x0 + 140, y + h / 2, theme.tr("in hand"), str(hand.get(key, 0)))
-        _stat(d, x0 + 228, y + h / 2, theme.tr("on board"), str(len(view.get(key) or [])))
+        _stat(d, x0 + 128, x1 - 18, y + h / 2 - 16, theme.tr("in hand"), str(hand.get(key, 0)))
+        _stat(d, x0 + 128, x1 - 18, y + h / 2 + 17, theme.tr("on board"),
+              str(len(view.get(key) or [])))
         y += h + 14
     # the captures: one small cow per cow the leopards need, crossed out when taken
     per_row = _pips_per_row(x1 - x0 - 40, target)
@@ -364,10 +365,11 @@ def _draw_side(
                    anchor="lm")
 
 
-def _stat(d: ImageDraw.ImageDraw, x: float, cy: float, label: str, value: str) -> None:
-    """A small label above a bold number, left-aligned at x around cy."""
-    theme.text(d, (x, cy - 15), label, TEXT - 1, theme.MUTED, anchor="lm")
-    theme.text(d, (x, cy + 16), value, TEXT, theme.INK, bold=True, anchor="lm")
+def _stat(d: ImageDraw.ImageDraw, x: float, right: float, cy: float, label: str, value: str
+          ) -> None:
+    """One line: a label from x and its bold number right-aligned at `right`, around cy."""
+    theme.text(d, (x, cy), label, TEXT - 1, theme.MUTED, anchor="lm")
+    theme.text(d, (right, cy), value, TEXT, theme.INK, bold=True, anchor="rm")
 
 
 def _pips_per_row(width: float, target: int) -> int:

@@ -615,7 +615,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     start = int(view["options"].get("points", 66))
     width = 1000
     line_h = 64
-    height = 64 + 30 + n * line_h + 40
+    height = 64 + 30 + n * line_h + 64
     img, d = T.canvas(width, height)
     y = T.title_strip(d, width, T.tr("6 nimmt!"),
                       T.tr("final · round {round}", round=view["round"])) + 30
@@ -649,8 +649,8 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         d.line((zero_x, cy - 20, zero_x, cy + 20), fill=T.MUTED, width=2)
     # start marker
     sx = bar_x0 + (start - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
-    d.line((sx, y - 4, sx, y + n * line_h + 4), fill=T.PANEL_EDGE, width=2)
-    T.text(d, (sx + 8, y - 10), str(start), TEXT, T.MUTED, anchor="lb")
+    d.line((sx, y - 4, sx, y + n * line_h + 16), fill=T.PANEL_EDGE, width=2)
+    T.text(d, (sx, y + n * line_h + 18), str(start), TEXT, T.MUTED, anchor="mt")
     return T.to_png(img)
 
 
