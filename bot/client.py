@@ -24,6 +24,7 @@ from bot.cogs.play import PlayCog
 from bot.cogs.settings import SettingsCog
 from bot.config import Config
 from bot.i18n import Translator
+from bot.i18n import commands as command_ids
 from bot.storage import open_database
 from bot.tables import TableService
 from bot.tables.thinking import choose
@@ -31,7 +32,9 @@ from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
 from bot.ui.deadlines import Deadlines
+from bot.ui.guide import GUIDE_ITEMS
 from bot.ui.locales import ServerLanguages
+from bot.ui.resign import ConfirmResign
 from bot.ui.sweeper import Sweeper
 from bot.workers import Workers
 
@@ -77,6 +80,8 @@ class TableBot(commands.Bot):
         await self.add_commands()
         if self.config.sync_commands:
             await self.sync_commands()
+        else:
+            await self.learn_command_ids()
         self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
 
     async def add_commands(self) -> None:
@@ -85,7 +90,7 @@ class TableBot(commands.Bot):
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
                     SettingsCog(self), ComputersCog(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign)
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the
@@ -114,7 +119,18 @@ class TableBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
+        command_ids.remember(synced)
         return len(synced)
+
+    async def learn_command_ids(self) -> None:
+        """The ids of the commands synced earlier, for command mentions in texts (until then
+        texts name commands in plain words)."""
+        guild = None if self.config.dev_guild_id is None else discord.Object(
+            self.config.dev_guild_id)
+        try:
+            command_ids.remember(await self.tree.fetch_commands(guild=guild))
+        except (discord.HTTPException, discord.ClientException) as err:
+            log.info("command ids unknown for now (%s): texts name commands in words", err)
 
     async def close_storage(self) -> None:
         """Close the database (also used by tests that swap bots without closing them)."""

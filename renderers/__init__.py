@@ -1,8 +1,9 @@
 """Board pictures (Pillow): one module per game plus the shared theme; views in, PNG bytes out.
 
 `render(game_id, view, events)` and `render_game_over(game_id, view, outcome)` dispatch to
-`renderers.<game_id>.render_board` / `render_game_over`, importing the module only when asked,
-so one missing or broken module never breaks the others.
+`renderers.<game_id>.render_board` / `render_game_over` (each takes a keyword `gettext`: the
+words of the picture in the caller's language, see renderers.theme.tr), importing the module
+only when asked, so one missing or broken module never breaks the others.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 from typing import Any
+
+from renderers.theme import Gettext
 
 GAME_IDS = ("varanasi", "six_nimmt", "senet", "cows_leopards")
 
@@ -33,14 +36,17 @@ def available() -> list[str]:
     return found
 
 
-def render(game_id: str, view: dict[str, Any], events: list[dict] | None = None) -> bytes:
-    """The public board picture of `view` (from `eng.view(state, None)`) after `events`."""
-    return module(game_id).render_board(view, list(events or []))
+def render(game_id: str, view: dict[str, Any], events: list[dict] | None = None,
+           gettext: Gettext | None = None) -> bytes:
+    """The public board picture of `view` (from `eng.view(state, None)`) after `events`, its
+    words translated by `gettext` (English msgid -> text; None: English)."""
+    return module(game_id).render_board(view, list(events or []), gettext=gettext)
 
 
-def render_game_over(game_id: str, view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
+def render_game_over(game_id: str, view: dict[str, Any], outcome: dict[str, Any],
+                     gettext: Gettext | None = None) -> bytes:
     """The final picture: the last position with scores and ranks from `eng.outcome`."""
-    return module(game_id).render_game_over(view, outcome)
+    return module(game_id).render_game_over(view, outcome, gettext=gettext)
 
 
 __all__ = ["GAME_IDS", "available", "module", "render", "render_game_over"]

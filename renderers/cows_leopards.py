@@ -38,11 +38,12 @@ COW_PATCH: theme.RGB = (52, 44, 40)
 LEOPARD_FILL: theme.RGB = (236, 160, 36)
 LEOPARD_SPOT: theme.RGB = (58, 36, 14)
 SS = 4  # supersampling of sprites and of the cached board
+TEXT = 27  # the smallest text: 24 px per 1000 px of the widest board's canvas
 REASONS = {
-    "captures": "cows captured",
-    "leopards_trapped": "leopards trapped",
-    "cows_stuck": "cows cannot move",
-    "quiet": "no capture in {n} moves",
+    "captures": theme.N_("{captured} / {target} cows captured"),
+    "leopards_trapped": theme.N_("leopards trapped"),
+    "cows_stuck": theme.N_("cows cannot move"),
+    "quiet": theme.N_("no capture in {n} moves"),
 }
 
 
@@ -201,7 +202,7 @@ def _layout(board_id: str) -> _Layout:
 
 
 @lru_cache(maxsize=8)
-def _base(board_id: str) -> Image.Image:
+def _base(board_id: str, title: str, subtitle: str) -> Image.Image:
     """The picture without anything that changes: background, title, board frame, faces,
     lines, points and the point names along the edges; drawn supersampled once and cached."""
     lay = _layout(board_id)
@@ -233,7 +234,7 @@ def _base(board_id: str) -> Image.Image:
         d.ellipse((x - r, y - r, x + r, y + r), fill=LINE)
     board = big.resize((fx1 - fx0, fy1 - fy0), Image.Resampling.LANCZOS)
     img, dr = theme.canvas(lay.width, lay.height)
-    theme.title_strip(dr, lay.width, "Cows & Leopards", f"board {board_id}")
+    theme.title_strip(dr, lay.width, title, subtitle)
     img.paste(board, (fx0, fy0))
     # point names: columns along the bottom and top, rows along both sides
     cols = sorted({c[0] for c in lay.coords.values()})
@@ -242,11 +243,11 @@ def _base(board_id: str) -> Image.Image:
         px = fx0 + PAD + (x - lay.xmin) * S
         name = "abcdefghi"[x] if x < 9 else str(x)
         for py in (fy0 + PAD / 2 - 8, fy1 - PAD / 2 + 8):
-            theme.text(dr, (px, py), name, 22, LABEL, bold=True, anchor="mm")
+            theme.text(dr, (px, py), name, TEXT, LABEL, bold=True, anchor="mm")
     for y in rows:
         py = fy0 + PAD + (lay.ymax - y) * S
         for px in (fx0 + PAD / 2 - 8, fx1 - PAD / 2 + 8):
-            theme.text(dr, (px, py), str(y + 1), 22, LABEL, bold=True, anchor="mm")
+            theme.text(dr, (px, py), str(y + 1), TEXT, LABEL, bold=True, anchor="mm")
     return img
 
 
@@ -265,7 +266,7 @@ def _last(events: list[dict]) -> tuple[dict | None, dict | None]:
 def _move_text(ev: dict) -> str:
     kind = ev.get("type")
     if kind == "drop":
-        return f"drop {ev.get('point')}"
+        return theme.tr("drop {point}", point=ev.get("point"))
     if kind == "step":
         return f"{ev.get('from')}-{ev.get('to')}"
     return f"{ev.get('from')}x{ev.get('to')}"
@@ -327,13 +328,14 @@ def _draw_side(
     for seat in (0, 1):
         h = 84
         _card(d, (x0, y, x1, y + h), seat in to_act)
-        theme.seat_badge(d, (x0 + 32, y + h / 2), seat, 40,
+        theme.seat_badge(d, (x0 + 32, y + h / 2), seat, 46,
                          ring=theme.HIGHLIGHT if seat in to_act else None)
         piece = _cow_sprite(COW) if seat == 0 else _leopard_sprite(LEOPARD)
         theme.paste(d, piece, (x0 + 90, y + h / 2 + (2 if seat == 0 else 0)))
         key = "cows" if seat == 0 else "leopards"
-        _stat(d, x0 + 140, y + h / 2, "hand", str(hand.get(key, 0)))
-        _stat(d, x0 + 228, y + h / 2, "board", str(len(view.get(key) or [])))
+        _stat(d, x0 + 128, x1 - 18, y + h / 2 - 16, theme.tr("in hand"), str(hand.get(key, 0)))
+        _stat(d, x0 + 128, x1 - 18, y + h / 2 + 17, theme.tr("on board"),
+              str(len(view.get(key) or [])))
         y += h + 14
     # the captures: one small cow per cow the leopards need, crossed out when taken
     per_row = _pips_per_row(x1 - x0 - 40, target)
@@ -346,25 +348,28 @@ def _draw_side(
     deadline = bool(opts.get("leopard_deadline")) and result is None
     if quiet:
         limit = opts.get("quiet_limit") or 100
-        theme.text(d, (x0 + 8, y - 12), f"quiet {view.get('quiet', 0)} / {limit}", 18,
-                   theme.MUTED, anchor="lm")
+        theme.text(d, (x0 + 8, y - 16), theme.tr("quiet {count} / {limit}",
+                                                  count=view.get("quiet", 0), limit=limit),
+                   TEXT - 1, theme.MUTED, anchor="lm")
     if deadline:
-        theme.text(d, (x1 - 8, y - 12), "deadline", 18, theme.MUTED, anchor="rm")
+        theme.text(d, (x1 - 8, y - 16), theme.tr("deadline"), TEXT - 1, theme.MUTED,
+                   anchor="rm")
     if quiet or deadline:
-        y -= 34
+        y -= 40
     if act is not None:
         h = 62
         theme.panel(d, (x0, y - h, x1, y), fill=theme.shade(theme.BACKGROUND, 0.8))
         if isinstance(act.get("seat"), int):
-            theme.seat_badge(d, (x0 + 32, y - h / 2), act["seat"], 34)
+            theme.seat_badge(d, (x0 + 32, y - h / 2), act["seat"], 46)
         theme.text(d, (x0 + 62, y - h / 2), _move_text(act), 26, theme.INK, bold=True,
                    anchor="lm")
 
 
-def _stat(d: ImageDraw.ImageDraw, x: float, cy: float, label: str, value: str) -> None:
-    """A small label above a bold number, left-aligned at x around cy."""
-    theme.text(d, (x, cy - 12), label, 15, theme.MUTED, anchor="lm")
-    theme.text(d, (x, cy + 12), value, 26, theme.INK, bold=True, anchor="lm")
+def _stat(d: ImageDraw.ImageDraw, x: float, right: float, cy: float, label: str, value: str
+          ) -> None:
+    """One line: a label from x and its bold number right-aligned at `right`, around cy."""
+    theme.text(d, (x, cy), label, TEXT - 1, theme.MUTED, anchor="lm")
+    theme.text(d, (right, cy), value, TEXT, theme.INK, bold=True, anchor="rm")
 
 
 def _pips_per_row(width: float, target: int) -> int:
@@ -421,17 +426,18 @@ def _draw_result(
         piece = _cow_sprite(COW + 8) if winner == 0 else _leopard_sprite(LEOPARD + 8)
         theme.seat_badge(d, (x0 + 40, y + 52), winner, 44, ring=theme.HIGHLIGHT)
         theme.paste(d, piece, (x0 + 104, y + 52))
-        theme.text(d, (x0 + 150, y + 52), "wins", 34, theme.HIGHLIGHT, bold=True, anchor="lm")
+        theme.text(d, (x0 + 150, y + 52), theme.tr("wins"), 34, theme.HIGHLIGHT, bold=True,
+                   anchor="lm")
     else:
         theme.paste(d, _cow_sprite(COW), (cx - 100, y + 52))
         theme.paste(d, _leopard_sprite(LEOPARD), (cx + 100, y + 52))
-        theme.text(d, (cx, y + 52), "draw", 36, theme.HIGHLIGHT, bold=True, anchor="mm")
+        theme.text(d, (cx, y + 52), theme.tr("draw"), 36, theme.HIGHLIGHT, bold=True,
+                   anchor="mm")
     if reason:
-        if reason == "captures":
-            why = f"{captured} / {target} {REASONS['captures']}"
-        else:
-            why = REASONS.get(reason, reason).format(n=opts.get("quiet_limit") or 100)
-        theme.text(d, (cx, y + 118), why, 20, theme.INK, anchor="mm")
+        why = theme.tr(REASONS[reason], captured=captured, target=target,
+                       n=opts.get("quiet_limit") or 100) if reason in REASONS else reason
+        theme.text(d, (cx, y + 116), why, theme.fit(why, TEXT, x1 - x0 - 24, smallest=TEXT - 3),
+                   theme.INK, anchor="mm")
     return y + h
 
 
@@ -440,13 +446,19 @@ def _board_id(view: dict[str, Any]) -> str:
     return str((view.get("options") or {}).get("board") or "B")
 
 
+def _picture(view: dict[str, Any]) -> tuple[_Layout, Image.Image, ImageDraw.ImageDraw]:
+    lay = _layout(_board_id(view))
+    title = theme.tr("Cows and Leopards")
+    img = _base(lay.board_id, title, theme.tr("board {board}", board=lay.board_id)).copy()
+    return lay, img, ImageDraw.Draw(img)
+
+
+@theme.localised
 def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     """The board after the last move: cows and leopards on their points, the last drop
     (ring), step or jump (arrow; a captured cow crossed out where it stood), pieces in hand,
     captures against the target and whose turn it is. PNG bytes."""
-    lay = _layout(_board_id(view))
-    img = _base(lay.board_id).copy()
-    d = ImageDraw.Draw(img)
+    lay, img, d = _picture(view)
     act, over = _last(events or [])
     _draw_board(d, lay, view, act)
     result = None
@@ -456,11 +468,10 @@ def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     return theme.to_png(img)
 
 
+@theme.localised
 def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     """The final position with who won (cows, leopards or a draw) and why. PNG bytes."""
-    lay = _layout(_board_id(view))
-    img = _base(lay.board_id).copy()
-    d = ImageDraw.Draw(img)
+    lay, img, d = _picture(view)
     _draw_board(d, lay, view, None)
     scores = list(outcome.get("scores") or [])
     _draw_side(d, lay, view, None, (scores, _reason(view, outcome)))

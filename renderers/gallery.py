@@ -1,6 +1,10 @@
 """Write a sample of every picture of every game whose renderer exists.
 
-    python -m renderers.gallery OUTDIR
+    python -m renderers.gallery OUTDIR [GAME ...]
+
+Writes OUTDIR/<picture>.png (English), OUTDIR/ja/<picture>.png (Japanese) and the same scaled
+to 400 px wide, the width of a picture on a phone, in OUTDIR/phone/en/ and OUTDIR/phone/ja/:
+look at those to check that every word and number still reads.
 
 Positions come from playing the real engines with seeded random moves (chance included), so
 the pictures show what the bot will show; a hand-written position stands in only while an
@@ -9,6 +13,7 @@ engine is missing. File names say game, option set, moment and picture.
 
 from __future__ import annotations
 
+import io
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -17,8 +22,17 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 import renderers
 from engines import CHANCE, get_engine
+from renderers import theme
+
+# The bot's catalogues hold the words of the pictures too; the gallery (a dev tool) reads the
+# Japanese one as a data file, since renderers never import bot/.
+CATALOGUES = Path(__file__).resolve().parents[1] / "bot" / "i18n" / "locales"
+LANGUAGES = ("en", "ja")
+PHONE_WIDTH = 400
 
 Stop = Callable[[Any, dict, list[dict]], bool]
 Case = tuple[str, Callable[[], bytes]]  # (name, draw the picture)
@@ -191,21 +205,54 @@ def cases(games: list[str] | None = None) -> Iterator[Case]:
             yield f"{game_id}_{name}", draw
 
 
-def samples(games: list[str] | None = None) -> Iterator[tuple[str, bytes]]:
-    """(file stem, PNG bytes) for every sample picture."""
+def catalogue_gettext(language: str) -> theme.Gettext | None:
+    """msgid -> translation from the bot's .po catalogue of `language` (None for English)."""
+    if language == "en":
+        return None
+    from babel.messages.pofile import read_po
+
+    path = CATALOGUES / language / "LC_MESSAGES" / "bot.po"
+    with path.open("rb") as fp:
+        catalog = read_po(fp, locale=language)
+    table = {m.id: m.string for m in catalog
+             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy and not m.context}
+    return lambda msgid: table.get(msgid) or msgid
+
+
+def samples(games: list[str] | None = None, language: str = "en"
+            ) -> Iterator[tuple[str, bytes]]:
+    """(file stem, PNG bytes) for every sample picture, with its words in `language`."""
+    gettext = catalogue_gettext(language)
     for stem, draw in cases(games):
-        yield stem, draw()
+        with theme.translating(gettext):
+            yield stem, draw()
 
 
-def write(outdir: str | Path, games: list[str] | None = None) -> list[Path]:
-    """Write every sample into `outdir` (created); returns the paths written."""
+def phone_copy(data: bytes, path: Path) -> None:
+    """`data` scaled to PHONE_WIDTH px wide (what a phone shows), written to `path`."""
+    with Image.open(io.BytesIO(data)) as im:
+        height = round(im.height * PHONE_WIDTH / im.width)
+        small = im.convert("RGB").resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    small.save(path)
+
+
+def write(outdir: str | Path, games: list[str] | None = None,
+          languages: tuple[str, ...] = ("en",), phone: bool = False) -> list[Path]:
+    """Write every sample into `outdir` (created): English at the top, other languages in
+    `outdir/<language>/`, and with `phone` the 400 px copies in `outdir/phone/<language>/`.
+    Returns the full-size paths written."""
     out = Path(outdir)
-    out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for stem, data in samples(games):
-        path = out / f"{stem}.png"
-        path.write_bytes(data)
-        paths.append(path)
+    for language in languages:
+        folder = out if language == "en" else out / language
+        folder.mkdir(parents=True, exist_ok=True)
+        for stem, data in samples(games, language):
+            path = folder / f"{stem}.png"
+            path.write_bytes(data)
+            paths.append(path)
+            if phone:
+                phone_copy(data, out / "phone" / language / f"{stem}.png")
     return paths
 
 
@@ -214,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         print("usage: python -m renderers.gallery OUTDIR [GAME ...]", file=sys.stderr)
         return 2
-    paths = write(args[0], args[1:] or None)
+    paths = write(args[0], args[1:] or None, LANGUAGES, phone=True)
     for p in paths:
         print(f"{p}  {p.stat().st_size // 1024} KB")
     return 0

@@ -18,7 +18,8 @@ WIDTH = 1100
 SQ = 92  # square size
 BOARD_X = (WIDTH - 10 * SQ) // 2
 BOARD_Y = 64 + 44
-STONE = 64
+STONE = 58
+SMALL = 26  # the smallest text: 24 px per 1000 px of width
 
 SAND: T.RGB = (226, 204, 160)
 SAND_ALT: T.RGB = (216, 191, 143)
@@ -54,7 +55,7 @@ def square_box(n: int) -> tuple[float, float, float, float]:
 
 def centre(n: int) -> tuple[float, float]:
     x0, y0, x1, y1 = square_box(n)
-    return ((x0 + x1) / 2, (y0 + y1) / 2 + 4)
+    return ((x0 + x1) / 2, (y0 + y1) / 2 + 14)  # below the square number
 
 
 OFF_POINT = (BOARD_X + 10 * SQ + 44, BOARD_Y + 2.5 * SQ)  # where borne-off stones go
@@ -137,14 +138,15 @@ def _stone(seat: int, size: int) -> Image.Image:
         hi = T.shade(fill, 1.25) if seat == 1 else (255, 255, 255)
         d.ellipse((10 * k, 8 * k, s * 0.55, s * 0.38), fill=hi)
         d.ellipse((4 * k, 4 * k, s - 6 * k, s - 8 * k), outline=edge, width=int(1.5 * k))
-        r = s * 0.23
+        r = s * 0.3
         cx, cy = (s - 4 * k) / 2, (s - 6 * k) / 2
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=inlay, outline=T.INK_DARK,
                   width=int(2 * k))
 
     im = T.sprite((size, size), paint)
-    T.text(ImageDraw.Draw(im), (size / 2 - 2, size / 2 - 3), str(seat + 1), int(size * 0.3),
-           T.seat_ink(seat), bold=True, anchor="mm")
+    if size >= STONE:  # smaller stones (borne off, in the trays) go without the number
+        T.text(ImageDraw.Draw(im), (size / 2 - 2, size / 2 - 3), str(seat + 1),
+               int(size * 0.46), T.seat_ink(seat), bold=True, anchor="mm")
     return im
 
 
@@ -296,7 +298,7 @@ def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict]) 
         fill = HOUSE_TINT.get(n, SAND if n % 2 else SAND_ALT)
         draw.rectangle((x0, y0, x1, y1), fill=fill, outline=SAND_EDGE, width=2)
         draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), outline=T.shade(fill, 1.25), width=1)
-        T.text(draw, (x0 + 8, y0 + 5), str(n), 16, NUMBER, bold=True, anchor="la")
+        T.text(draw, (x0 + 6, y0 + 1), str(n), SMALL, NUMBER, bold=True, anchor="la")
         if n in GLYPHS:
             occupied = board[n - 1] != "."
             if occupied:
@@ -339,10 +341,11 @@ def _tray(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], sea
     x0, y0, x1, y1 = box
     T.panel(draw, box, outline=T.HIGHLIGHT if acting else T.PANEL_EDGE, width=3 if acting else 2)
     cy = y0 + 40
-    T.seat_badge(draw, (x0 + 38, cy), seat, 44, ring=T.HIGHLIGHT if acting else None)
-    stone(draw, (x0 + 100, cy), seat, 52)
+    T.seat_badge(draw, (x0 + 38, cy), seat, 46, ring=T.HIGHLIGHT if acting else None)
+    stone(draw, (x0 + 104, cy), seat, STONE)
     off = int(view["off"][seat])
-    T.text(draw, (x1 - 24, cy), f"{off}/5", 30, T.INK, bold=True, anchor="rm")
+    T.text(draw, (x1 - 24, cy), T.tr("{off}/5 off", off=off), 30, T.INK, bold=True,
+           anchor="rm")
     # the five places off the board
     for i in range(5):
         sx = x0 + 40 + i * 56
@@ -367,29 +370,29 @@ def _centre_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
         T.text(draw, (vx, cy), str(value), 64, T.HIGHLIGHT if how == "move" else T.INK,
                bold=True, anchor="mm")
         if seat is not None:
-            T.seat_badge(draw, (vx, y0 + 24), seat, 28)
+            T.seat_badge(draw, (vx + 62, cy), seat, 46)
     tags: list[tuple[str, T.RGB, int | None]] = []
     if any(e.get("type") == "pass" for e in events):
-        tags.append(("pass", T.MUTED, None))
+        tags.append((T.tr("pass"), T.MUTED, None))
     if any(e.get("type") == "extra_throw" for e in events):
-        tags.append(("again", T.GOOD, None))
+        tags.append((T.tr("again"), T.GOOD, None))
     if any(e.get("backward") for e in events if e.get("type") == "move"):
-        tags.append(("back", (250, 170, 120), None))
+        tags.append((T.tr("back"), (250, 170, 120), None))
     if any(e.get("type") == "water_return" for e in events):
         tags.append(("15", WATER, 15))
     if any(e.get("type") == "water_fail" for e in events):
         tags.append(("x", T.DANGER, 27))
     if view.get("phase") in ("water", "try"):
         tags.append(("?", HORUS if view["phase"] == "water" else WATER, 27))
-    ty = y1 - 26
-    tx = x1 - 20
+    ty = y1 - 30
+    tx = x1 - 16
     for label, colour, glyph in reversed(tags):
-        w = T.text_width(label, 18, True) + 24 + (30 if glyph else 0)
-        draw.rounded_rectangle((tx - w, ty - 17, tx, ty + 17), radius=17, fill=colour)
+        w = T.text_width(label, SMALL, True) + 24 + (34 if glyph else 0)
+        draw.rounded_rectangle((tx - w, ty - 21, tx, ty + 21), radius=21, fill=colour)
         if glyph:
-            draw.ellipse((tx - w + 4, ty - 14, tx - w + 32, ty + 14), fill=HOUSE_TINT[glyph])
-            T.paste(draw, _glyph(glyph, 24), (tx - w + 18, ty))
-        T.text(draw, (tx - (w - (30 if glyph else 0)) / 2, ty), label, 18, T.ink_on(colour),
+            draw.ellipse((tx - w + 4, ty - 17, tx - w + 38, ty + 17), fill=HOUSE_TINT[glyph])
+            T.paste(draw, _glyph(glyph, 28), (tx - w + 21, ty))
+        T.text(draw, (tx - (w - (34 if glyph else 0)) / 2, ty), label, SMALL, T.ink_on(colour),
                bold=True, anchor="mm")
         tx -= w + 8
 
@@ -398,8 +401,8 @@ def _picture(view: dict[str, Any], events: list[dict], outcome: dict | None) -> 
     height = BOARD_Y + 3 * SQ + 16 + 30 + 170 + 24
     img, d = T.canvas(WIDTH, height)
     over = outcome is not None or view.get("phase") == "over"
-    subtitle = "final" if over else ""
-    T.title_strip(d, WIDTH, "Senet", subtitle)
+    subtitle = T.tr("final") if over else ""
+    T.title_strip(d, WIDTH, T.tr("Senet"), subtitle)
     _board(d, view, events)
     top = BOARD_Y + 3 * SQ + 16 + 30
     tray_w = 330
@@ -428,19 +431,21 @@ def _result_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
         if ranks[s] == 1:
             T.star(draw, (cx - 90, cy), 24)
         else:
-            T.text(draw, (cx - 90, cy), T.rank_label(ranks[s]), 24, T.MUTED, bold=True,
+            T.text(draw, (cx - 90, cy), T.rank_label(ranks[s]), 28, T.MUTED, bold=True,
                    anchor="mm")
         T.seat_badge(draw, (cx - 30, cy), s, 48, ring=T.HIGHLIGHT if ranks[s] == 1 else None)
         T.text(draw, (cx + 20, cy), str(scores[s]), 40,
                T.HIGHLIGHT if ranks[s] == 1 else T.INK, bold=True, anchor="lm")
 
 
+@T.localised
 def render_board(view: dict[str, Any], events: list[dict] | None = None) -> bytes:
     """The board after `events` (the last move's events, possibly empty): stones, houses,
     the sticks of the throw to move with (or of the last throw) and the last move."""
     return _picture(view, list(events or []), None)
 
 
+@T.localised
 def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     """The final board with the result: winner (star) and stones borne off per seat."""
     return _picture(view, [], outcome)

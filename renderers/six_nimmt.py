@@ -19,6 +19,7 @@ from engines.six_nimmt import bullheads
 from renderers import theme as T
 
 WIDTH = 1100
+TEXT = 27  # the smallest text: 24 px per 1000 px of these ~1050-1150 px canvases
 ROW_CARDS = 5  # a sixth card takes the row
 
 # Card band colour and body tint by bullheads.
@@ -114,9 +115,7 @@ def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
         for j in range(b):
             cx = start + j * step
             d.ellipse((cx - pip / 2, cy - pip / 2, cx + pip / 2, cy + pip / 2), fill=BULL_INK)
-        size = int(min(w * 0.46, (h - band_h) * 0.6))
-        if number >= 100:
-            size = int(size * 0.85)
+        size = T.fit(str(number), int(min(w * 0.52, (h - band_h) * 0.64)), w - 6, True)
     T.text(d, (w / 2, band_h + (h - band_h) / 2 + (2 if not mini else 1)), str(number), size,
            T.INK_DARK, bold=True, anchor="mm")
     return im
@@ -132,7 +131,7 @@ def card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], numb
         draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=12, fill=outline)
     T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), False), (x0, y0), "la")
     if seat is not None:
-        T.seat_badge(draw, (x1 - 4, y1 - 4), seat, 30)
+        T.seat_badge(draw, (x1 - 6, y1 - 6), seat, 46)
 
 
 def mini_card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], number: int,
@@ -150,8 +149,8 @@ def _slot(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     if danger:
         draw.rounded_rectangle(box, radius=9, fill=(92, 52, 48), outline=T.DANGER, width=3)
         _dashes(draw, box)
-        T.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label or "6", int((x1 - x0) * 0.42),
-               T.DANGER, bold=True, anchor="mm")
+        T.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label or "6",
+               max(TEXT, int((x1 - x0) * 0.42)), T.DANGER, bold=True, anchor="mm")
     else:
         draw.rounded_rectangle(box, radius=9, fill=SLOT, outline=FELT_EDGE, width=2)
 
@@ -238,18 +237,24 @@ def _turn_no(view: dict[str, Any]) -> int | None:
 def _subtitle(view: dict[str, Any], events: list[dict]) -> str:
     opts = view["options"]
     ended = [e["round"] for e in events if e.get("type") == "round_end"]
-    parts = [f"round {ended[-1]} over"] if ended else [f"round {view['round']}"]
+    if ended:
+        parts = [T.tr("round {round} over", round=ended[-1])]
+    else:
+        parts = [T.tr("round {round}", round=view["round"])]
     phase = view.get("phase")
     if phase == "draft":
-        parts.append("draft")
+        parts.append(T.tr("draft"))
     turn = _turn_no(view)
     if turn is not None and not ended:
-        parts.append(f"turn {max(1, min(10, turn))}/10")
+        parts.append(T.tr("turn {turn}/10", turn=max(1, min(10, turn))))
     if opts.get("professional"):
-        parts.append("pro")
+        parts.append(T.tr("professional"))
     if opts.get("cards", "standard") != "standard":
-        parts.append(opts["cards"])
-    return "  ·  ".join(parts)
+        parts.append(T.tr(CARD_SETS.get(opts["cards"], opts["cards"])))
+    return " · ".join(parts)
+
+
+CARD_SETS = {"tactical": T.N_("tactical"), "logical": T.N_("logical")}
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -272,9 +277,9 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
         draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
                                fill=FELT, outline=FELT_EDGE, width=2)
         # row number
-        T.disc(draw, (x + 30 * scale, top + row_h / 2), int(40 * scale), FELT_EDGE)
-        T.text(draw, (x + 30 * scale, top + row_h / 2), str(r + 1), int(24 * scale), T.INK,
-               bold=True, anchor="mm")
+        T.disc(draw, (x + 30 * scale, top + row_h / 2), max(40, int(44 * scale)), FELT_EDGE)
+        T.text(draw, (x + 30 * scale, top + row_h / 2), str(r + 1), max(TEXT, int(28 * scale)),
+               T.INK, bold=True, anchor="mm")
         cx = x + 60 * scale
         full = len(row) >= ROW_CARDS
         if pro:
@@ -296,7 +301,7 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
         total = sum(bullheads(c) for c in row)
         bx = x + width - 52 * scale
         bull_icon(draw, (bx, top + row_h / 2 - 18 * scale), int(34 * scale), T.INK, FELT)
-        T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total), int(28 * scale),
+        T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total), max(TEXT, int(30 * scale)),
                T.DANGER if full else T.INK, bold=True, anchor="mm")
     return y + 4 * row_h + 3 * 12 * scale
 
@@ -327,9 +332,9 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     phase = view.get("phase")
     pending = view.get("pending") or {}
     start = int(view["options"].get("points", 66))
-    T.text(draw, (x0 + 20, y0 + 24), "points", 18, T.MUTED, anchor="lm")
+    T.text(draw, (x0 + 20, y0 + 26), T.tr("points"), TEXT, T.MUTED, anchor="lm")
     line_h = min(64, (y1 - y0 - 64) / n)
-    badge = int(min(40, line_h - 12))
+    badge = int(min(46, line_h - 4))
     took = {}
     for ev in events:
         if ev.get("type") == "take":
@@ -341,10 +346,10 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                      ring=T.HIGHLIGHT if acting else None)
         pts = view["points"][s]
         colour = T.DANGER if pts <= 0 else (T.INK if pts > start // 4 else (250, 170, 120))
-        T.text(draw, (x0 + 36 + badge, cy), str(pts), int(min(30, line_h * 0.55)), colour,
+        T.text(draw, (x0 + 32 + badge, cy), str(pts), int(min(32, line_h * 0.6)), colour,
                bold=True, anchor="lm")
         if s in took:
-            T.text(draw, (x0 + 100 + badge, cy), f"-{took[s]}", int(min(22, line_h * 0.42)),
+            T.text(draw, (x0 + 96 + badge, cy), f"-{took[s]}", TEXT,
                    T.DANGER, bold=True, anchor="lm")
         # status on the right
         sx = x1 - 40
@@ -358,10 +363,10 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                 draw.rounded_rectangle(cbox, radius=5, outline=T.MUTED, width=2)
         elif pending.get("seat") == s and phase in ("take", "side"):
             T.disc(draw, (sx, cy), int(line_h * 0.62), T.HIGHLIGHT)
-            T.text(draw, (sx, cy), "?", int(line_h * 0.45), T.INK_DARK, bold=True, anchor="mm")
+            T.text(draw, (sx, cy), "?", int(line_h * 0.55), T.INK_DARK, bold=True, anchor="mm")
         elif phase == "draft" and view.get("drafter") == s:
             T.disc(draw, (sx, cy), int(line_h * 0.62), T.HIGHLIGHT)
-            T.text(draw, (sx, cy), "+", int(line_h * 0.5), T.INK_DARK, bold=True, anchor="mm")
+            T.text(draw, (sx, cy), "+", int(line_h * 0.55), T.INK_DARK, bold=True, anchor="mm")
 
 
 def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int = 18,
@@ -408,13 +413,14 @@ def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float
     left = x0 + 20 + (avail - step * n) / 2
     for i, p in enumerate(played):
         cx = left + step * (i + 0.5)
-        T.seat_badge(draw, (cx, y0 + 28), p.seat, 32)
-        top = y0 + 52
+        T.seat_badge(draw, (cx, y0 + 28), p.seat, 46)
+        top = y0 + 56
         outline = {"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind)
         card(draw, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card, outline=outline)
-        _chip(draw, (cx, top + chh + 12), p, 17, min(step - 8, 92))
+        _chip(draw, (cx, top + chh + 12), p, TEXT, min(step - 8, 96))
 
 
+@T.localised
 def render_table(view: dict[str, Any], events: list[dict] | None = None) -> bytes:
     """The public table: four rows (sixth slot = danger), each seat's points and status and,
     after a reveal, the cards of the turn with their owners and fates."""
@@ -430,14 +436,14 @@ def render_table(view: dict[str, Any], events: list[dict] | None = None) -> byte
     height = 64 + 24 + rows_h + 24
     strip_h = 0
     if played:
-        strip_h = 52 + 72 * 4 / 3 + 56
+        strip_h = 56 + 72 * 4 / 3 + 66
         height += strip_h + 20
     hands_h = 0
     if logical and any(view["hands"]):
-        hands_h = 40 + ((n + 1) // 2) * 58
+        hands_h = 40 + n * HAND_LINE
         height += hands_h + 20
     img, d = T.canvas(width, height)
-    y = T.title_strip(d, width, "6 nimmt!", _subtitle(view, events)) + 24
+    y = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     if view.get("phase") == "draft":
         _pool(d, (24, y, 24 + rows_w, y + rows_h), view)
     else:
@@ -465,7 +471,7 @@ def _pool(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
         return
     inner_w, inner_h = x1 - x0 - 40, y1 - y0 - 40
     best = None
-    for cols in range(6, 16):
+    for cols in range(6, 13):  # at most 12 across: the numbers stay legible
         rows = -(-len(pool) // cols)
         cw = min(inner_w / cols - 8, (inner_h / rows - 8) * 0.75)
         if best is None or cw > best[0]:
@@ -480,23 +486,24 @@ def _pool(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
 
 def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                   view: dict[str, Any]) -> None:
-    """Logical: every hand is public; two columns of badge + small cards."""
+    """Logical: every hand is public; one line per seat of badge + small cards."""
     x0, y0, x1, y1 = box
     T.panel(draw, box)
     n = _seats(view)
-    col_w = (x1 - x0 - 40) / 2
     for s in range(n):
-        col, line = s % 2, s // 2
-        bx = x0 + 20 + col * col_w
-        cy = y0 + 20 + line * 58 + 27
-        T.seat_badge(draw, (bx + 18, cy), s, 34)
+        cy = y0 + 20 + s * HAND_LINE + HAND_LINE / 2
+        T.seat_badge(draw, (x0 + 44, cy), s, 46)
         hand = view["hands"][s] or []
         for i, c in enumerate(hand):
-            cx = bx + 46 + i * 46
-            mini_card(draw, (cx, cy - 25, cx + 40, cy + 25), c)
+            cx = x0 + 84 + i * 58
+            mini_card(draw, (cx, cy - 33, cx + 52, cy + 33), c)
+
+
+HAND_LINE = 74
 
 
 # --- a seat's hand --------------------------------------------------------------------------
+@T.localised
 def render_hand(view: dict[str, Any], seat: int) -> bytes:
     """The private picture for `seat`: its hand in order (and its face-down pick), over the
     public rows. `view` must be `eng.view(state, seat)`; other seats' hands are never drawn.
@@ -519,10 +526,10 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     hand_h = 40 + lines * (CARD_H + 22) + 10
     height = 64 + 20 + rows_h + 24 + hand_h + 24
     img, d = T.canvas(width, height)
-    sub = f"round {view['round']}"
-    y = T.title_strip(d, width, "6 nimmt!", sub)
-    title_w = T.text_width("6 nimmt!", 30, True)
-    T.seat_badge(d, (32 + title_w + 36, y / 2), seat, 40,
+    title = T.tr("6 nimmt!")
+    y = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
+    title_w = T.text_width(title, 34, True)
+    T.seat_badge(d, (32 + title_w + 36, y / 2), seat, 46,
                  ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
     y += 20
     rx = (width - rows_w - 210) / 2
@@ -530,17 +537,17 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     # points and the pick beside the rows
     px = rx + rows_w + 30
     T.panel(d, (px, y, px + 180, y + rows_h))
-    T.text(d, (px + 90, y + 30), "points", 18, T.MUTED, anchor="mm")
+    T.text(d, (px + 90, y + 30), T.tr("points"), TEXT, T.MUTED, anchor="mm")
     T.text(d, (px + 90, y + 74), str(view["points"][seat]), 40, T.INK, bold=True, anchor="mm")
     if pick is not None:
-        T.text(d, (px + 90, y + 136), "picked", 18, T.MUTED, anchor="mm")
+        T.text(d, (px + 90, y + 136), T.tr("picked"), TEXT, T.MUTED, anchor="mm")
         cw, chh = 76, 100
         card(d, (px + 90 - cw / 2, y + 156, px + 90 + cw / 2, y + 156 + chh), pick,
              outline=T.HIGHLIGHT)
     y += rows_h + 24
     T.panel(d, (24, y, width - 24, y + hand_h))
-    T.text(d, (44, y + 22), "hand", 18, T.MUTED, anchor="lm")
-    T.text(d, (width - 44, y + 22), str(len(cards)), 18, T.MUTED, anchor="rm")
+    T.text(d, (44, y + 22), T.tr("hand"), TEXT, T.MUTED, anchor="lm")
+    T.text(d, (width - 44, y + 22), str(len(cards)), TEXT, T.MUTED, anchor="rm")
     for i, c in enumerate(cards):
         line, col = divmod(i, per_line)
         count = min(per_line, len(cards) - line * per_line)
@@ -554,6 +561,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
 
 
 # --- the reveal -----------------------------------------------------------------------------
+@T.localised
 def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> bytes:
     """Everybody's picks of the turn, lowest first, each with its owner's badge, where it
     went (row) or the row it took (cards and bullheads). Without a reveal in `events` (and
@@ -569,35 +577,36 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     chh = cw * 4 / 3
     takes = [p for p in played if p.kind == "take"]
     take_h = 0 if not takes else 36 + len(takes) * 70
-    height = 64 + 24 + 50 + chh + 70 + 24 + (take_h + 20 if takes else 0)
+    height = 64 + 24 + 50 + chh + 76 + 24 + (take_h + 20 if takes else 0)
     img, d = T.canvas(width, height)
-    y = T.title_strip(d, width, "6 nimmt!", _subtitle(view, events)) + 24
-    body = (24, y, width - 24, y + 50 + chh + 70)
+    y = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
+    body = (24, y, width - 24, y + 50 + chh + 76)
     T.panel(d, body, fill=FELT, outline=FELT_EDGE)
     left = (width - step * n) / 2
     for i, p in enumerate(played):
         cx = left + step * (i + 0.5)
-        T.seat_badge(d, (cx, y + 30), p.seat, 36)
+        T.seat_badge(d, (cx, y + 30), p.seat, 46)
         top = y + 58
         card(d, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card,
              outline={"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind))
-        _chip(d, (cx, top + chh + 12), p, 18, min(step - 8, 96))
+        _chip(d, (cx, top + chh + 12), p, TEXT, min(step - 8, 96))
     y = body[3] + 20
     if takes:
         T.panel(d, (24, y, width - 24, y + take_h))
         for i, p in enumerate(takes):
             cy = y + 18 + i * 70 + 35
-            T.seat_badge(d, (60, cy), p.seat, 36)
-            bull_icon(d, (110, cy), 30, T.DANGER, T.PANEL)
-            T.text(d, (134, cy), f"-{p.bulls}", 26, T.DANGER, bold=True, anchor="lm")
-            T.text(d, (210, cy), f"row {p.row}", 20, T.MUTED, anchor="lm")
+            T.seat_badge(d, (60, cy), p.seat, 46)
+            bull_icon(d, (112, cy), 30, T.DANGER, T.PANEL)
+            T.text(d, (134, cy), f"-{p.bulls}", 28, T.DANGER, bold=True, anchor="lm")
+            T.text(d, (210, cy), T.tr("row {row}", row=p.row), TEXT, T.MUTED, anchor="lm")
             for j, c in enumerate(p.taken):
-                x = 300 + j * 56
-                mini_card(d, (x, cy - 30, x + 46, cy + 30), c)
+                x = 330 + j * 58
+                mini_card(d, (x, cy - 32, x + 50, cy + 32), c)
     return T.to_png(img)
 
 
 # --- game over ------------------------------------------------------------------------------
+@T.localised
 def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     """Final ranking: rank, badge, points left (bar) and bullheads taken, best first."""
     scores = list(outcome.get("scores") or view["points"])
@@ -606,9 +615,10 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     start = int(view["options"].get("points", 66))
     width = 1000
     line_h = 64
-    height = 64 + 30 + n * line_h + 40
+    height = 64 + 30 + n * line_h + 64
     img, d = T.canvas(width, height)
-    y = T.title_strip(d, width, "6 nimmt!", f"final  ·  round {view['round']}") + 30
+    y = T.title_strip(d, width, T.tr("6 nimmt!"),
+                      T.tr("final · round {round}", round=view["round"])) + 30
     T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14))
     order = sorted(range(n), key=lambda s: (ranks[s], s))
     lo = min(0, *scores)
@@ -623,13 +633,13 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         if first:
             T.star(d, (62, cy), 20)
         else:
-            T.text(d, (62, cy), T.rank_label(ranks[s]), 22, T.MUTED, bold=True, anchor="mm")
+            T.text(d, (62, cy), T.rank_label(ranks[s]), TEXT, T.MUTED, bold=True, anchor="mm")
         T.seat_badge(d, (122, cy), s, 44, ring=T.HIGHLIGHT if first else None)
         T.text(d, (170, cy), str(scores[s]), 32, T.HIGHLIGHT if first else T.INK, bold=True,
                anchor="lm")
         taken = start - scores[s]
         bull_icon(d, (252, cy), 26, T.DANGER, (50, 58, 75) if i % 2 == 0 else T.PANEL)
-        T.text(d, (270, cy), str(taken), 20, T.DANGER, bold=True, anchor="lm")
+        T.text(d, (270, cy), str(taken), TEXT, T.DANGER, bold=True, anchor="lm")
         vx = bar_x0 + (scores[s] - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
         colour = T.seat_colour(s)
         a, b = sorted((zero_x, vx))
@@ -639,8 +649,8 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         d.line((zero_x, cy - 20, zero_x, cy + 20), fill=T.MUTED, width=2)
     # start marker
     sx = bar_x0 + (start - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
-    d.line((sx, y - 4, sx, y + n * line_h + 4), fill=T.PANEL_EDGE, width=2)
-    T.text(d, (sx + 8, y + 4), str(start), 16, T.MUTED, anchor="lt")
+    d.line((sx, y - 4, sx, y + n * line_h + 16), fill=T.PANEL_EDGE, width=2)
+    T.text(d, (sx, y + n * line_h + 18), str(start), TEXT, T.MUTED, anchor="mt")
     return T.to_png(img)
 
 

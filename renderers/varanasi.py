@@ -2,8 +2,9 @@
 
 Input is the public view (the position JSON of ../shared/rules/varanasi.md plus "to_act") and
 the last move's events (engines/EVENTS.md). Discs are drawn from the side, like the Tower of
-Hanoi, four widths for the four sizes; every disc carries its colour letter (the letter of
-the move strings, upper case) so colour is never the only cue.
+Hanoi, four widths for the four sizes; every disc carries the shape of its colour (red
+circle, blue square, green triangle, yellow diamond, white star, black cross), the same in
+every language, so colour is never the only cue. Words come from `theme.tr`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ CAPTION_H = 58
 SEAT_PANEL_H = 146
 GAP = 16
 SS = 3  # supersampling factor of the sprites
+TEXT = 24  # the smallest text on this 1000 px canvas
+SHAPES = {"r": "circle", "b": "square", "g": "triangle", "y": "diamond", "w": "star",
+          "k": "cross"}
+COLOUR_NAMES = {"r": theme.N_("red"), "b": theme.N_("blue"), "g": theme.N_("green"),
+                "y": theme.N_("yellow"), "w": theme.N_("white"), "k": theme.N_("black")}
 
 Disc = tuple[str, int]
 
@@ -63,8 +69,43 @@ def _mix(a: theme.RGB, b: theme.RGB, t: float) -> theme.RGB:
 
 
 # --- disc sprites ---------------------------------------------------------------------------
+def _shape(d: ImageDraw.ImageDraw, colour: str, centre: tuple[float, float], r: float,
+           fill: theme.RGB) -> None:
+    """The mark of `colour` (see SHAPES) of radius `r` centred on `centre`."""
+    cx, cy = centre
+    shape = SHAPES.get(colour, "circle")
+    if shape == "circle":
+        d.ellipse((cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8), fill=fill)
+    elif shape == "square":
+        d.rectangle((cx - r * 0.72, cy - r * 0.72, cx + r * 0.72, cy + r * 0.72), fill=fill)
+    elif shape == "triangle":
+        d.polygon([(cx, cy - r), (cx + r * 0.95, cy + r * 0.7), (cx - r * 0.95, cy + r * 0.7)],
+                  fill=fill)
+    elif shape == "diamond":
+        d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill)
+    elif shape == "star":
+        pts = []
+        for i in range(10):
+            a = -math.pi / 2 + i * math.pi / 5
+            rr = r * (1.05 if i % 2 == 0 else 0.45)
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        d.polygon(pts, fill=fill)
+    else:  # cross
+        w = r * 0.55
+        d.line((cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8), fill=fill, width=int(w))
+        d.line((cx - r * 0.8, cy + r * 0.8, cx + r * 0.8, cy - r * 0.8), fill=fill, width=int(w))
+
+
+@lru_cache(maxsize=64)
+def _shape_sprite(colour: str, size: int, fill: theme.RGB) -> Image.Image:
+    return theme.sprite((size, size), lambda d, k: _shape(d, colour, (size * k / 2,
+                                                                      size * k / 2),
+                                                          size * k * 0.46, fill))
+
+
 @lru_cache(maxsize=512)
-def _disc_sprite(colour: str, size: int, w: int, h: int, style: str = "plain") -> Image.Image:
+def _disc_sprite(colour: str, size: int, w: int, h: int, style: str = "plain",
+                 mark: bool = True) -> Image.Image:
     """An anti-aliased side view of one disc, `w` x `h` px, RGBA. style: "plain", "ghost"
     (a disc just taken or moved away: faded, dashed highlight edge) or "hl" (a disc that just
     arrived: highlight edge). The tip (size 1) is rounder than the others."""
@@ -89,6 +130,8 @@ def _disc_sprite(colour: str, size: int, w: int, h: int, style: str = "plain") -
             d.rounded_rectangle((inset + radius / 2, big_h - inset - big_h / 7,
                                  big_w - inset - radius / 2, big_h - inset),
                                 radius=int(big_h / 14), fill=low)
+        if mark:
+            _shape(d, colour, (big_w / 2, big_h / 2), big_h * 0.3, theme.ink_on(fill))
         if style == "ghost":
             _dashed_round_rect(d, box, radius, theme.HIGHLIGHT, int(3 * k), dash=7 * k)
         elif style == "hl":
@@ -133,19 +176,14 @@ def _dashed_round_rect(
 
 def _paste_disc(
     d: ImageDraw.ImageDraw, disc: Disc, cx: float, bottom: float, w: int, h: int,
-    style: str = "plain", letter_size: int = 18,
+    style: str = "plain", mark: bool = True,
 ) -> None:
-    """One disc centred on cx with its lower edge on `bottom`, plus its colour letter."""
+    """One disc centred on cx with its lower edge on `bottom`, marked with its colour's
+    shape (unless `mark` is False)."""
     colour, size = disc
-    sprite = _disc_sprite(colour, size, w, h, style)
+    sprite = _disc_sprite(colour, size, w, h, style, mark)
     x, y = int(round(cx - w / 2)), int(round(bottom - h))
     theme.paste(d, sprite, (x, y), "la")
-    if letter_size:
-        fill = DISC_COLOURS.get(colour, (128, 128, 128))
-        if style == "ghost":
-            fill = _mix(fill, theme.BOARD, 0.62)
-        theme.text(d, (cx, y + h / 2 + 1), colour.upper(), letter_size, theme.ink_on(fill),
-                   bold=True, anchor="mm")
 
 
 def _disc_width(size: int, col_w: float) -> int:
@@ -203,23 +241,25 @@ def _subtitle(view: dict[str, Any]) -> str:
     opts = _options(view)
     cur = view.get("set", 1)
     if opts.get("target"):
-        return f"set {cur}   to {opts['target']}"
-    return f"set {cur} / {opts['sets']}" if opts.get("sets") else f"set {cur}"
+        return theme.tr("set {set} · to {target} points", set=cur, target=opts["target"])
+    if opts.get("sets"):
+        return theme.tr("set {set} / {sets}", set=cur, sets=opts["sets"])
+    return theme.tr("set {set}", set=cur)
 
 
 def _tags(view: dict[str, Any]) -> list[str]:
     opts = _options(view)
     tags = []
     if _teams(view):
-        tags.append("teams")
+        tags.append(theme.tr("teams"))
     if opts.get("misere"):
-        tags.append("misere")
+        tags.append(theme.tr("misère"))
     if opts.get("weighted"):
-        tags.append("weighted")
+        tags.append(theme.tr("weighted"))
     if opts.get("scoring") == "last_take":
-        tags.append("last take")
+        tags.append(theme.tr("last take"))
     if opts.get("height_rule") == "before":
-        tags.append("strict")
+        tags.append(theme.tr("strict height"))
     return tags
 
 
@@ -228,9 +268,9 @@ def _draw_tags(
 ) -> None:
     x = right
     for tag in reversed(tags):
-        w = theme.text_width(tag, 16) + 22
-        theme.panel(d, (x - w, y - 15, x, y + 15), fill=theme.PANEL, radius=15, width=2)
-        theme.text(d, (x - w / 2, y), tag, 16, theme.MUTED, anchor="mm")
+        w = theme.text_width(tag, TEXT) + 24
+        theme.panel(d, (x - w, y - 19, x, y + 19), fill=theme.PANEL, radius=19, width=2)
+        theme.text(d, (x - w / 2, y), tag, TEXT, theme.MUTED, anchor="mm")
         x -= w + 8
 
 
@@ -247,8 +287,10 @@ def _last_move(events: list[dict]) -> tuple[dict | None, dict | None]:
 
 def _move_label(ev: dict) -> str:
     if ev.get("type") == "take":
-        return f"take {ev.get('colour', '?')}"
-    return f"move {ev.get('from')} {ev.get('count')} {ev.get('to')}"
+        colour = str(ev.get("colour", "?"))
+        return theme.tr("took {colour}", colour=theme.tr(COLOUR_NAMES.get(colour, colour)))
+    return theme.tr("moved {count} from {source} to {destination}", count=ev.get("count"),
+                    source=ev.get("from"), destination=ev.get("to"))
 
 
 def _draw_caption(
@@ -258,21 +300,28 @@ def _draw_caption(
     """Left: the last move (badge + move string), or the seat to move. Right: the result of
     the set that just ended, else the option tags."""
     if act is not None and isinstance(act.get("seat"), int):
-        theme.seat_badge(d, (MARGIN + 17, y), act["seat"], 34)
-        theme.text(d, (MARGIN + 46, y), _move_label(act), 24, theme.INK, bold=True, anchor="lm")
+        theme.seat_badge(d, (MARGIN + 20, y), act["seat"], 40)
+        label = _move_label(act)
+        if act.get("type") == "take":
+            theme.paste(d, _shape_sprite(str(act.get("colour")), 30,
+                                         DISC_COLOURS.get(str(act.get("colour")), theme.INK)),
+                        (MARGIN + 66, y))
+            theme.text(d, (MARGIN + 90, y), label, 26, theme.INK, bold=True, anchor="lm")
+        else:
+            theme.text(d, (MARGIN + 52, y), label, 26, theme.INK, bold=True, anchor="lm")
     else:
         seats = [s for s in view.get("to_act") or [] if isinstance(s, int) and s >= 0]
         if seats:
-            theme.seat_badge(d, (MARGIN + 17, y), seats[0], 34, ring=theme.HIGHLIGHT)
-            theme.text(d, (MARGIN + 50, y), "to move", 22, theme.MUTED, anchor="lm")
+            theme.seat_badge(d, (MARGIN + 20, y), seats[0], 40, ring=theme.HIGHLIGHT)
+            theme.text(d, (MARGIN + 56, y), theme.tr("to move"), TEXT, theme.MUTED, anchor="lm")
     if end is not None and isinstance(end.get("winner"), int):
         points = end.get("points") or []
         winner = end["winner"]
         label = f"+{points[winner] if winner < len(points) else 0}"
         b = theme.text(d, (WIDTH - MARGIN, y), label, 26, theme.HIGHLIGHT, bold=True, anchor="rm")
-        theme.seat_badge(d, (b[0] - 26, y), winner, 34, ring=theme.HIGHLIGHT)
-        theme.text(d, (b[0] - 54, y), f"set {end.get('set', '')}", 22, theme.INK, bold=True,
-                   anchor="rm")
+        theme.seat_badge(d, (b[0] - 30, y), winner, 40, ring=theme.HIGHLIGHT)
+        theme.text(d, (b[0] - 62, y), theme.tr("set {set}", set=end.get("set", "")), TEXT,
+                   theme.INK, bold=True, anchor="rm")
     else:
         _draw_tags(d, WIDTH - MARGIN, y, _tags(view))
 
@@ -309,8 +358,8 @@ def _draw_board(
         empty = not discs
         ny = by + 26
         plate = _mix(theme.BOARD_DARK, theme.BOARD, 0.5) if empty else theme.WOOD
-        d.rounded_rectangle((cx - 21, ny - 15, cx + 21, ny + 15), radius=15, fill=plate)
-        theme.text(d, (cx, ny), str(spot), 21, theme.INK_DARK if empty else (255, 255, 255),
+        d.rounded_rectangle((cx - 24, ny - 17, cx + 24, ny + 17), radius=17, fill=plate)
+        theme.text(d, (cx, ny), str(spot), TEXT, theme.INK_DARK if empty else (255, 255, 255),
                    bold=True, anchor="mm")
         if empty and spot not in ghosts:
             d.ellipse((cx - 8, by - 5, cx + 8, by + 11), outline=LINE, width=3,
@@ -349,10 +398,10 @@ def _draw_move_arrow(
         c1, c2 = (sx, sy - 90), (dx, dy - 90)
     theme.arrow(d, (sx, sy), (dx, dy), width=5, head=16, outline=EDGE, via=(c1, c2))
     mx, my = theme.bezier((sx, sy), c1, c2, (dx, dy), steps=2)[1]
-    r = 17
+    r = 19
     theme.disc(d, (mx, my), 2 * r + 6, EDGE)
     theme.disc(d, (mx, my), 2 * r, theme.HIGHLIGHT)
-    theme.text(d, (mx, my), str(count), 20, theme.INK_DARK, bold=True, anchor="mm")
+    theme.text(d, (mx, my), str(count), TEXT, theme.INK_DARK, bold=True, anchor="mm")
 
 
 def _mini_towers(d: ImageDraw.ImageDraw, x: float, bottom: float, discs: list[Disc],
@@ -373,10 +422,10 @@ def _mini_towers(d: ImageDraw.ImageDraw, x: float, bottom: float, discs: list[Di
         cx = x + col_w / 2
         for level, size in enumerate(sorted(by_colour[colour], reverse=True)):
             w = max(16, int((col_w - 4) * (0.28 + 0.18 * size)))
-            _paste_disc(d, (colour, size), cx, bottom - level * h, w, h, letter_size=0)
+            _paste_disc(d, (colour, size), cx, bottom - level * h, w, h, mark=False)
         new = any(c == colour for c, _ in fresh)
-        theme.text(d, (cx, bottom + 12), colour.upper(), 15,
-                   theme.HIGHLIGHT if new else theme.MUTED, bold=True, anchor="mm")
+        theme.paste(d, _shape_sprite(colour, 16, theme.HIGHLIGHT if new else theme.MUTED),
+                    (cx, bottom + 11))
         if new:  # a little caret under the colour just taken
             d.rectangle((int(cx - 7), int(bottom + 21), int(cx + 7) - 1, int(bottom + 23)),
                         fill=theme.HIGHLIGHT)
@@ -424,10 +473,10 @@ def _draw_seats(
             bx = cx - tw / 2
             d.line((x0 + 8, y + 18, bx - 12, y + 18), fill=theme.PANEL_EDGE, width=2)
             d.line((bx + tw + 12, y + 18, x1 - 8, y + 18), fill=theme.PANEL_EDGE, width=2)
-            theme.seat_badge(d, (bx + 16, y + 18), seats[0], 30)
-            theme.text(d, (bx + 41, y + 18), "+", 20, theme.MUTED, anchor="mm")
-            theme.seat_badge(d, (bx + 66, y + 18), seats[1], 30)
-            theme.text(d, (bx + 94, y + 18), total, 28, theme.INK, bold=True, anchor="lm")
+            theme.seat_badge(d, (bx + 14, y + 18), seats[0], 40)
+            theme.text(d, (bx + 41, y + 18), "+", TEXT, theme.MUTED, anchor="mm")
+            theme.seat_badge(d, (bx + 68, y + 18), seats[1], 40)
+            theme.text(d, (bx + 96, y + 18), total, 28, theme.INK, bold=True, anchor="lm")
         top += 44
     else:
         col_w = (inner - gap * (players - 1)) / players
@@ -450,11 +499,12 @@ def _draw_seats(
         if mine:
             value = str(_value(mine, weighted))
             # the value of this set's discs, right-aligned on the header line's bottom
-            vb = theme.text(d, (right, y + 50), value, 22, theme.INK, bold=True, anchor="rs")
-            theme.text(d, (vb[0] - 6, y + 50), "set", 15, theme.MUTED, anchor="rs")
+            vb = theme.text(d, (right, y + 50), value, TEXT, theme.INK, bold=True, anchor="rs")
+            theme.text(d, (vb[0] - 6, y + 50), theme.tr("this set"), TEXT, theme.MUTED,
+                       anchor="rs")
             _mini_towers(d, x0 + 12, y + SEAT_PANEL_H - 30, mine, col_w - 24, fresh)
         else:
-            theme.text(d, (x0 + col_w / 2, y + SEAT_PANEL_H - 38), "-", 22, theme.MUTED,
+            theme.text(d, (x0 + col_w / 2, y + SEAT_PANEL_H - 38), "-", TEXT, theme.MUTED,
                        anchor="mm")
 
 
@@ -468,12 +518,12 @@ def _draw_between_sets(
     _frame(d, (MARGIN, top, WIDTH - MARGIN, top + h))
     cx = WIDTH / 2
     if end is None:
-        theme.text(d, (cx, top + h / 2 - 22), f"set {view.get('set', 1)}", 38, theme.INK_DARK,
-                   bold=True, anchor="mm")
-        theme.text(d, (cx, top + h / 2 + 26), "setting up", 22, EDGE, anchor="mm")
+        theme.text(d, (cx, top + h / 2 - 22), theme.tr("set {set}", set=view.get("set", 1)), 38,
+                   theme.INK_DARK, bold=True, anchor="mm")
+        theme.text(d, (cx, top + h / 2 + 26), theme.tr("setting up"), TEXT, EDGE, anchor="mm")
         return top + h
-    theme.text(d, (cx, top + 38), f"set {end.get('set', '')}", 30, theme.INK_DARK, bold=True,
-               anchor="mm")
+    theme.text(d, (cx, top + 38), theme.tr("set {set}", set=end.get("set", "")), 30,
+               theme.INK_DARK, bold=True, anchor="mm")
     winner = end.get("winner")
     points = end.get("points") or []
     if isinstance(winner, int):
@@ -486,7 +536,7 @@ def _draw_between_sets(
         others = [(s, p) for s, p in enumerate(points) if s != winner and p]
         ox = x + 90 + lw + 30
         for s, p in others:  # partners with team_scoring "sum"
-            theme.seat_badge(d, (ox + 18, top + 104), s, 36)
+            theme.seat_badge(d, (ox + 20, top + 104), s, 40)
             b = theme.text(d, (ox + 42, top + 104), f"+{p}", 26, theme.INK_DARK, bold=True,
                            anchor="lm")
             ox = b[2] + 20
@@ -501,6 +551,7 @@ def _draw_between_sets(
 
 
 # --- public ---------------------------------------------------------------------------------
+@theme.localised
 def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     """The board after the last move: every spot's tower, the last take or move marked, the
     discs taken this set per seat, total scores and whose turn it is. PNG bytes."""
@@ -511,7 +562,7 @@ def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     board_h = board.height if board else 236
     height = int(top + board_h + 22 + _seats_height(view) + 28)
     img, d = theme.canvas(WIDTH, height)
-    theme.title_strip(d, WIDTH, "Varanasi", _subtitle(view))
+    theme.title_strip(d, WIDTH, theme.tr("Varanasi"), _subtitle(view))
     _draw_caption(d, TITLE_H + CAPTION_H / 2, view, act, end if board else None)
     if board is not None:
         _draw_board(d, board, towers, act)
@@ -522,6 +573,7 @@ def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     return theme.to_png(img)
 
 
+@theme.localised
 def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     """The final standings: rank, badge and score per seat, or per team (badges of both
     partners, their own scores small, the team total big) when teams play."""
@@ -543,15 +595,17 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     height = max(top + len(groups) * row_h + 14 + MARGIN, 440)
     img, d = theme.canvas(WIDTH, height)
     sets_played = view.get("set", 1)
-    theme.title_strip(d, WIDTH, "Varanasi",
-                      f"final   {sets_played} sets" if sets_played != 1 else "final")
+    final = theme.tr("final")
+    if sets_played != 1:
+        final = theme.tr("final · {sets} sets", sets=sets_played)
+    theme.title_strip(d, WIDTH, theme.tr("Varanasi"), final)
     # the trophy: a four-disc tower on a plinth, left of the standings
     tx, tb = MARGIN + 128, height - MARGIN - 56
     d.rounded_rectangle((tx - 112, tb + 2, tx + 112, tb + 22), radius=10, fill=theme.BOARD_DARK)
     for level, colour in enumerate("rbgy"):
         size = 4 - level
         _paste_disc(d, (colour, size), tx, tb + 2 - level * 42,
-                    int(212 * (0.25 + 0.16 * size)), 42, letter_size=22)
+                    int(212 * (0.25 + 0.16 * size)), 42)
     tags = _tags(view)
     if tags:
         _draw_tags(d, WIDTH - MARGIN, tb + 12 + 20, tags)
@@ -570,7 +624,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         for s in group:
             theme.seat_badge(d, (bx + 25, cy), s, 50)
             if teams:
-                b = theme.text(d, (bx + 58, cy), str(scores[s]), 20, theme.MUTED, anchor="lm")
+                b = theme.text(d, (bx + 58, cy), str(scores[s]), TEXT, theme.MUTED, anchor="lm")
                 bx = b[2] + 22
             else:
                 bx += 64

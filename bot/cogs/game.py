@@ -1,4 +1,5 @@
-"""/move (with autocomplete), /board and /resign for the table in this channel or thread."""
+"""/move (with autocomplete), /board and /resign (asks to confirm) for the table in this
+channel or thread."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.i18n import N_
+from bot.ui import resign
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -42,7 +44,7 @@ class GameCog(commands.Cog):
                           description=locale_str(N_("Resign from the game in this channel")))
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self.bot.ui.resign(interaction)
+        await resign.ask(self.bot, interaction)  # resigns only when the button confirms
 
 
 async def setup(bot: TableBot) -> None:

@@ -15,7 +15,7 @@ from bot.ui import history
 if TYPE_CHECKING:
     from bot.client import TableBot
 
-TABLE_HELP = N_("The table number (see /history)")
+TABLE_HELP = N_("The table number (shown in the game history)")
 
 
 class HistoryCog(commands.Cog):

@@ -1,4 +1,4 @@
-"""/rules, /leaderboard and /stats."""
+"""/rules, /help, /leaderboard and /stats."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.i18n import N_
-from bot.ui import info
+from bot.ui import guide, info
 from bot.ui.board import GAME_TITLES
+from bot.ui.help import show_help
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -26,11 +27,16 @@ class InfoCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rules", description=locale_str(
-        N_("A short illustrated summary of a game's rules and options")))
+        N_("How to play a game: a short illustrated guide (only you see it)")))
     @app_commands.describe(game=locale_str(N_("The game")))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        await info.show_rules(self.bot, interaction, game)
+        await guide.show_rules(self.bot, interaction, game)
+
+    @app_commands.command(name="help", description=locale_str(
+        N_("Every command of the bot, one line each (only you see it)")))
+    async def help(self, interaction: discord.Interaction) -> None:
+        await show_help(self.bot, interaction)
 
     @app_commands.command(name="leaderboard",
                           description=locale_str(N_("The best players of this server")))

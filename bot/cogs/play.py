@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 SIDES = {"cows": 0, "leopards": 1}
-DEADLINE_HELP = N_("Time per move at this table (default: the server's /settings)")
-HINTS_HELP = N_("Allow /hint at this table (then it is unrated)")
-ABSENCE_HELP = N_("When a player keeps missing turns (default: the server's /settings)")
+DEADLINE_HELP = N_("Time per move at this table (default: the server's settings)")
+HINTS_HELP = N_("Allow hints at this table (then it is unrated)")
+ABSENCE_HELP = N_("When a player keeps missing turns (default: the server's settings)")
 COMMAND_HELP = {
     "varanasi": N_("Open a Varanasi table (2–4 players): towers of discs, take colours or stack"),
     "six_nimmt": N_("Open a 6 nimmt! table (2–10 players): don't take the sixth card"),

@@ -5,6 +5,9 @@ gettext .po files, one per language, in `bot/i18n/locales/<lang>/LC_MESSAGES/bot
 read with Babel and compiled in memory on first use (no .mo files). A language without a
 catalogue (or a message without a translation) falls back to English.
 
+A command named in a text is written `{/name}` (`{/play}`, `{/rules}`): `t` fills it with
+Discord's command mention (bot/i18n/commands.py), which each client shows in its language.
+
 `N_(msgid)` marks a string for extraction without translating it (module constants);
 translate it later with `t(locale, constant)`. Slash-command names, option names and choices
 are translated by `Translator` from entries with a message context (`msgctxt`): "command"
@@ -91,6 +94,10 @@ def reload() -> None:
 def t(locale: object, msgid: str, /, **params: Any) -> str:
     """`msgid` translated for `locale` (a Discord locale, a language tag or None), formatted."""
     text = _catalogue(_language(locale)).gettext(msgid)
+    if "{/" in msgid or "{/" in text:  # commands named in the text: Discord mentions
+        from bot.i18n.commands import fields
+
+        params = {**fields(locale, msgid, text), **params}
     if not params:
         return text
     try:

@@ -3,7 +3,8 @@
 1. Extracts every marked string from the `bot` package with Babel: `t(locale, "…")` (the
    second argument), `N_("…")` and `locale_str("…")`; and from the `engines` package the
    templates of the refusals the bot shows players: `IllegalMove("…", **params)` and
-   `OptionError("…", **params)` (see bot/i18n/refusals.py).
+   `OptionError("…", **params)` (see bot/i18n/refusals.py); and from `renderers` the words
+   drawn in the pictures: `tr("…")` and `N_("…")` (see renderers/theme.py).
 2. Asks discord.py for every string of the slash commands it would localise (command, group
    and option names, descriptions, choices) through a recording Translator, so names that are
    plain identifiers (`name="move"`, engine option names, `Literal` choices) are listed too:
@@ -44,6 +45,7 @@ PACKAGE = Path(__file__).resolve().parents[1]  # bot/
 ROOT = PACKAGE.parent
 KEYWORDS = {
     "t": (2,),
+    "t_plain": (2,),
     "N_": None,
     "locale_str": None,
 }
@@ -53,6 +55,12 @@ ENGINE_KEYWORDS = {
     "IllegalMove": None,
     "OptionError": None,
     "Explained": None,
+}
+# Words drawn in the pictures: renderers.theme.tr("…") and its N_("…") marker.
+RENDERERS = ROOT / "renderers"
+RENDERER_KEYWORDS = {
+    "tr": None,
+    "N_": None,
 }
 METHOD_MAP = [("**.py", "python")]
 TREE_LOCATION = "bot/cogs/(slash-commands)"
@@ -67,7 +75,8 @@ Message = tuple[str, str | None, str]  # (msgid, msgctxt, location)
 def source_messages() -> list[Message]:
     """Marked strings in the source: (msgid, None, file)."""
     out = []
-    for folder, keywords in ((PACKAGE, KEYWORDS), (ENGINES, ENGINE_KEYWORDS)):
+    for folder, keywords in ((PACKAGE, KEYWORDS), (ENGINES, ENGINE_KEYWORDS),
+                             (RENDERERS, RENDERER_KEYWORDS)):
         for filename, _lineno, message, _comments, context in extract_from_dir(
             str(folder), method_map=METHOD_MAP, keywords=keywords
         ):

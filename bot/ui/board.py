@@ -81,7 +81,8 @@ def to_act_line(table: Table, view: dict[str, Any], locale: object) -> str:
     if table.game == "senet" and phase == "water":
         return t(locale, "➡️ {who}: your stone is in the House of Water: return it or try "
                  "for a 4.", who=who)
-    return t(locale, "➡️ {who}: your turn. Use the buttons or menus below, or /move.", who=who)
+    return t(locale, "➡️ {who}: your turn. Use the buttons or menus below, or {/move}.",
+             who=who)
 
 
 def clip(text: str, limit: int) -> str:

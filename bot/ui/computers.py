@@ -11,6 +11,7 @@ import discord
 from discord import ui
 
 from bot.i18n import N_, t
+from bot.i18n.grammar import option_label
 from bot.tables import Table, TableError
 from bot.tables.computers import LEVELS, computer_level
 from bot.tables.pipeline import auto_turn
@@ -135,7 +136,8 @@ async def hint(controller: Controller, interaction: discord.Interaction) -> None
         if err.code == "no_hints":
             await controller.tell(interaction, t(
                 loc, "Sorry, hints are off at this table. The host can allow them when "
-                "opening a table: /play with the option hints."))
+                "opening a table: {/play} with the option {option}.",
+                option=option_label(loc, "hints")))
         else:
             await controller.tell(interaction, table_error_text(err, loc))
         return

@@ -269,7 +269,7 @@ class Controller:
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await interaction.followup.send(t(loc, "No game is being played here. Start one "
-                                              "with /play."), ephemeral=True)
+                                              "with {/play}."), ephemeral=True)
             return
         seat = table.seat_of(interaction.user.id)
         label = move
@@ -369,7 +369,7 @@ class Controller:
             return
         assert seat is not None
         moves = self.service.legal_moves_for(table, interaction.user.id)
-        file = await hands.hand_file(table, seat)
+        file = await hands.hand_file(table, seat, loc)
         kwargs: dict[str, Any] = {
             "content": hands.hand_text(table, seat, loc, f"<#{table.place_id}>"),
             "view": view_of(hands.hand_items(table, moves, loc)),
@@ -386,7 +386,7 @@ class Controller:
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await self.tell(interaction, t(loc, "No game is being played here. Start one with "
-                                           "/play."))
+                                           "{/play}."))
             return
         if table.status == "lobby":
             await self.tell(interaction, t(loc, "This table hasn't started yet: the host starts "

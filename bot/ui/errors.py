@@ -23,7 +23,7 @@ TABLE_ERRORS: dict[str, str] = {
     "not_your_turn": N_("It isn't your turn yet. Please wait for the players named on the "
                         "latest board."),
     "stale": N_("That button is from an earlier turn. Please use the latest board "
-                "(/board shows it again)."),
+                "({/board} shows it again)."),
     "illegal": N_("That move isn't allowed: {reason}"),
     "bad_options": N_("Those options don't work together: {reason}"),
     "side_taken": N_("That side is already taken. Try the other one."),

@@ -17,22 +17,23 @@ from bot.i18n import t
 from bot.tables import Table
 from bot.ui.board import game_title
 from bot.ui.components import MoveSelect
-from bot.ui.drawing import draw
+from bot.ui.drawing import draw, picture_words
 from bot.ui.moves import natural
 
 log = logging.getLogger(__name__)
 
 
-def render_hand_png(view: dict[str, Any], seat: int) -> bytes:
+def render_hand_png(view: dict[str, Any], seat: int, locale: object = None) -> bytes:
     from renderers import six_nimmt  # imported on use: renderers land independently
 
-    return six_nimmt.render_hand(view, seat)
+    return six_nimmt.render_hand(view, seat, gettext=picture_words(locale))
 
 
-async def hand_file(table: Table, seat: int) -> discord.File | None:
-    """The hand picture, drawn in a worker thread; None if it cannot be drawn."""
+async def hand_file(table: Table, seat: int, locale: object = None) -> discord.File | None:
+    """The hand picture in `locale`'s language, drawn in a worker thread; None if it cannot
+    be drawn."""
     try:
-        png = await draw(render_hand_png, table.view(seat), seat)
+        png = await draw(render_hand_png, table.view(seat), seat, locale)
     except Exception:
         log.exception("table %s: the hand of seat %s could not be drawn", table.id, seat)
         return None

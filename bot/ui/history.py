@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
+from bot.i18n.commands import t_plain
 from bot.tables import TableError
 from bot.tables.history import FinishedTable, export_file, recent_games, replay_file
 from bot.ui.badges import clean_name
@@ -71,8 +72,9 @@ async def show_history(
     if games:
         embed.description = "\n\n".join(history_line(g, loc) for g in games)[:4096]
     else:
-        embed.description = t(loc, "No finished games yet. Open a table with /play!")
-    embed.set_footer(text=t(loc, "Watch one again with /replay, download it with /export."))
+        embed.description = t(loc, "No finished games yet. Open a table with {/play}!")
+    embed.set_footer(text=t_plain(loc, "Watch one again with {/replay}, download it with "
+                            "{/export}."))
     await interaction.followup.send(embed=embed)
 
 

@@ -1,8 +1,7 @@
-"""/rules, /leaderboard and /stats: embeds built from the rules texts and the service."""
+"""/leaderboard and /stats: embeds built from the service (/rules is bot/ui/guide.py)."""
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import TYPE_CHECKING
 
@@ -12,48 +11,13 @@ from bot.i18n import t
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.computers import player_name
-from bot.ui.drawing import draw
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
-from bot.ui.rules import opening_picture, options_lines, summary
-from engines import get_engine
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
-
-
-async def show_rules(bot: TableBot, interaction: discord.Interaction, game: str) -> None:
-    await ensure_language(bot, interaction.guild_id)
-    loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
-    eng = get_engine(game)
-    embed = discord.Embed(title=t(loc, "How to play {game}", game=game_title(loc, game)),
-                          description=summary(loc, game), colour=COLOUR)
-    if eng.min_players == eng.max_players:
-        players = t(loc, "{count} players", count=eng.min_players)
-    else:
-        players = t(loc, "{low}–{high} players", low=eng.min_players, high=eng.max_players)
-    embed.add_field(name=t(loc, "Players"), value=players, inline=False)
-    lines = options_lines(loc, game)
-    value = "\n".join(lines) if lines else t(loc, "This game has no options.")
-    embed.add_field(name=t(loc, "Options (set them in /play {game})", game=game),
-                    value=value[:1024], inline=False)
-    embed.set_footer(text=t(loc, "Open a table with /play {game}; type moves with /move.",
-                            game=game))
-    file = None
-    try:
-        png = await draw(opening_picture, game)
-    except Exception:
-        log.exception("%s: the rules picture could not be drawn", game)
-    else:
-        file = discord.File(io.BytesIO(png), filename="rules.png")
-        embed.set_image(url="attachment://rules.png")
-    if file is not None and interaction.app_permissions.attach_files:
-        await interaction.followup.send(embed=embed, file=file)
-    else:
-        await interaction.followup.send(embed=embed)
 
 
 def _rank(value: float | None) -> str:
@@ -72,7 +36,7 @@ async def show_leaderboard(
         loc, "Leaderboard: all games")
     embed = discord.Embed(title=title, colour=COLOUR)
     if not rows:
-        embed.description = t(loc, "No finished games yet. Open a table with /play!")
+        embed.description = t(loc, "No finished games yet. Open a table with {/play}!")
     lines = []
     for index, row in enumerate(rows, start=1):
         name = player_name(loc, row.user_id, clean_name(row.name))

@@ -8,12 +8,15 @@ import discord
 from discord import ui
 
 from bot.i18n import N_, t
+from bot.i18n.commands import t_plain
+from bot.i18n.grammar import option_label
 from bot.tables import Table
 from bot.tables.computers import computer_level
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.components import LobbyButton
 from bot.ui.computers import computer_items, computer_label
+from bot.ui.rules import value_label
 
 SIDE_NAMES = {"cows_leopards": (N_("cows"), N_("leopards"))}
 SIDE_EMOJI = {"cows_leopards": ("🐄", "🐆")}
@@ -39,11 +42,11 @@ def options_summary(table: Table, locale: object) -> str:
                  if k != "players" and defaults.get(k) != v}
     if not shown:
         return t(locale, "standard rules (defaults)")
+    spec = {o.name: o for o in eng.option_spec}
     parts = []
     for name, value in shown.items():
-        if isinstance(value, bool):
-            value = t(locale, "on") if value else t(locale, "off")
-        parts.append(f"{name} {value}")
+        label = value_label(locale, spec[name], value) if name in spec else str(value)
+        parts.append(f"{option_label(locale, name)} {label}")
     return " · ".join(parts)
 
 
@@ -108,11 +111,11 @@ def lobby_embed(
             locale, table.deadline_seconds, table.absence_rule, table.max_misses))
     if table.hints:
         embed.add_field(name=t(locale, "Hints"), value=t(
-            locale, "/hint is on at this table, so its results don't change ratings."),
+            locale, "{/hint} is on at this table, so its results don't change ratings."),
             inline=False)
     if note:
         embed.add_field(name=t(locale, "Note"), value=note[:1024], inline=False)
-    embed.set_footer(text=t(locale, "Rules: /rules {game}", game=table.game))
+    embed.set_footer(text=t_plain(locale, "Rules: {/rules}"))
     return embed
 
 

@@ -29,7 +29,7 @@ from bot.ui import hands
 from bot.ui.badges import seat_label
 from bot.ui.board import board_text, game_over_text, is_private_pick, players_line
 from bot.ui.components import PickButton, view_of
-from bot.ui.drawing import draw
+from bot.ui.drawing import draw, picture_words
 from bot.ui.errors import missing_permission_text
 from bot.ui.labels import describe_all
 from bot.ui.locales import channel_locale, ensure_language
@@ -45,11 +45,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
-               events: Sequence[dict[str, Any]]) -> bytes:
-    """The public picture (spectator view only): the board, or the final standings."""
+               events: Sequence[dict[str, Any]], locale: object = None) -> bytes:
+    """The public picture (spectator view only): the board, or the final standings, with its
+    words in `locale` (the channel's language). Runs in a board worker."""
+    words = picture_words(locale)
     if outcome is not None:
-        return renderers.render_game_over(game, view, outcome)
-    return renderers.render(game, view, list(events))
+        return renderers.render_game_over(game, view, outcome, gettext=words)
+    return renderers.render(game, view, list(events), gettext=words)
 
 
 def replay_events(table: Table, after_ply: int) -> list[dict[str, Any]]:
@@ -232,7 +234,7 @@ class Publisher:
             notes.append(missing_permission_text(locale, "attach_files", channel.mention) + " " +
                          t(locale, "Until then the board is only described in words."))
         else:
-            file = await self._render(table, events)
+            file = await self._render(table, events, locale)
             if file is None:
                 notes.append(t(locale, "(The picture could not be drawn this time.)"))
         if table.status == "finished":
@@ -278,10 +280,11 @@ class Publisher:
             return message
         return await channel.send(**kwargs)
 
-    async def _render(self, table: Table, events: list[dict[str, Any]]) -> discord.File | None:
+    async def _render(self, table: Table, events: list[dict[str, Any]], locale: object = None
+                      ) -> discord.File | None:
         outcome = table.outcome if table.status == "finished" else None
         try:
-            png = await draw(render_png, table.game, table.view(None), outcome, events)
+            png = await draw(render_png, table.game, table.view(None), outcome, events, locale)
         except Exception:
             log.exception("table %s: the board could not be drawn", table.id)
             return None
@@ -321,7 +324,7 @@ class Publisher:
         moves = self.service.legal_moves_for(table, user_id)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            file = await hands.hand_file(table, seat)
+            file = await hands.hand_file(table, seat, locale)
             kwargs: dict[str, Any] = {
                 "content": hands.hand_text(table, seat, locale, self.place_text(table)),
                 "view": view_of(hands.hand_items(table, moves, locale)),

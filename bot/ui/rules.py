@@ -1,11 +1,14 @@
-"""Rule summaries for /rules and short option descriptions for /play (≤ 100 characters)."""
+"""Option descriptions for /play (≤ 100 characters) and the generated parts of /rules: the
+options page (localised names, values and the defaults that really apply) and the example
+picture. The guide's texts are in bot/ui/guide_texts.py."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from bot.i18n import N_, t
+from bot.i18n import CHOICE_CONTEXT, N_, t, translate_in_context
+from bot.i18n.grammar import join_phrases, option_label
 from engines import Option, get_engine
 
 OPTION_HELP: dict[tuple[str, str], str] = {
@@ -42,40 +45,6 @@ OPTION_HELP: dict[tuple[str, str], str] = {
 SHUFFLE_HELP = N_("Shuffle the turn order when the game starts (default true)")
 SIDE_HELP = N_("Your side: cows or leopards (default: decided when the game starts)")
 
-SUMMARIES: dict[str, str] = {
-    "varanasi": N_(
-        "Towers of discs stand on numbered spots; every player may move every piece.\n"
-        "On your turn either **take a colour** (the top disc of every tower topped with that "
-        "colour) or **move** the top discs of a tower onto another tower: the lowest moved "
-        "disc must be smaller than the top it lands on, and the destination must end higher "
-        "than the source was.\n"
-        "Whoever takes the last disc wins the set and scores the discs they took in it."
-    ),
-    "six_nimmt": N_(
-        "Everyone picks a card from their hand face down, at the same time. The cards are then "
-        "revealed and placed lowest first, each at the end of the row whose last card is the "
-        "highest one below it.\n"
-        "The **sixth** card of a row takes the five before it; a card lower than every row "
-        "takes a row of its player's choice. Taken cards cost their bullheads 🐮.\n"
-        "When someone runs out of points, the game ends after that round: most points left wins."
-    ),
-    "senet": N_(
-        "Two players race five stones each along 30 squares in a reverse S. Throw the sticks "
-        "(1–5) and move one stone exactly that far; 1, 4 and 5 throw again.\n"
-        "Landing on a lone enemy stone swaps the two; two stones side by side protect each "
-        "other. Every stone must stop on 26, the House of Beauty; 27 is the House of Water.\n"
-        "The first to bear off all five stones wins."
-    ),
-    "cows_leopards": N_(
-        "24 cows hunt down 2 leopards on an Alquerque board with triangles.\n"
-        "The cows drop one cow per turn until all are on the board, then step to a neighbouring "
-        "point. The leopards drop their second leopard, step, or **jump** over a cow to capture "
-        "it (one jump per turn).\n"
-        "The leopards win by capturing enough cows; the cows win by trapping both leopards."
-    ),
-}
-
-
 def option_help(locale: object, game: str, option: Option) -> str:
     """A description of `option` for a slash option (at most 100 characters)."""
     msgid = OPTION_HELP.get((game, option.name))
@@ -88,46 +57,76 @@ def playable_options(game: str) -> list[Option]:
     return [o for o in get_engine(game).option_spec if o.name != "players"]
 
 
-def default_text(locale: object, option: Option) -> str:
-    value: Any = option.default
+DEFAULT_NOTE = re.compile(r"\s*[(（](default|既定)[^)）]*[)）]\s*$")
+EXAMPLE_PLIES = {"six_nimmt": 4, "senet": 14, "varanasi": 5, "cows_leopards": 16}
+
+
+def value_label(locale: object, option: Option, value: Any) -> str:
+    """An option value as the reader's client shows it ("on", "セット合計", "66")."""
     if value is None:
         return t(locale, "none")
     if isinstance(value, bool):
         return t(locale, "on") if value else t(locale, "off")
+    if option.kind == "choice":
+        return translate_in_context(locale, CHOICE_CONTEXT, str(value)) or t(locale, str(value))
     return str(value)
 
 
+def default_text(locale: object, game: str, option: Option) -> str:
+    """The default that really applies: one value, or one per player count when it depends
+    on it ("3 with 2 players, 4 with 3 players, ...")."""
+    eng = get_engine(game)
+    counts = range(eng.min_players, eng.max_players + 1)
+    values = {n: eng.default_options(n).get(option.name, option.default) for n in counts}
+    if len({repr(v) for v in values.values()}) <= 1:
+        return value_label(locale, option, next(iter(values.values()), option.default))
+    return join_phrases(locale, [t(locale, "{value} with {players} players",
+                                   value=value_label(locale, option, v), players=n)
+                                 for n, v in values.items()])
+
+
 def options_lines(locale: object, game: str) -> list[str]:
+    """One line per option a host may set in /play: its name as the slash option shows it,
+    its values and its default, then what it does."""
     lines = []
     for option in playable_options(game):
         if option.kind == "choice":
-            values = " / ".join(option.choices)
+            values = " / ".join(value_label(locale, option, c) for c in option.choices)
         elif option.kind == "int":
-            values = f"{option.low}–{option.high}"
+            values = t(locale, "{low}–{high}", low=option.low, high=option.high)
         else:
             values = t(locale, "on / off")
-        described = re.sub(r"\s*\(default[^)]*\)$", "", option_help(locale, game, option))
-        lines.append(t(locale, "`{name}` ({values}, default {default}): {help}",
-                       name=option.name, values=values, default=default_text(locale, option),
-                       help=described))
+        described = DEFAULT_NOTE.sub("", option_help(locale, game, option))
+        lines.append(t(locale, "**{name}** ({values}; default: {default})\n{help}",
+                       name=option_label(locale, option.name), values=values,
+                       default=default_text(locale, game, option), help=described))
     return lines
 
 
-def summary(locale: object, game: str) -> str:
-    return t(locale, SUMMARIES[game])
-
-
-def opening_picture(game: str, seed: int = 7) -> bytes:
-    """The picture of a fresh game (chance moves drawn with a fixed seed): run in a thread."""
+def example_picture(game: str, locale: object = None, seed: int = 7) -> bytes:
+    """A real position a few moves into a seeded game, drawn in `locale`'s language: run in a
+    worker thread."""
     import random
 
     import renderers
+    from bot.ui.drawing import picture_words
     from engines import CHANCE
 
     eng = get_engine(game)
     players = max(eng.min_players, min(4, eng.max_players))
     state = eng.new(players, eng.default_options(players))
     rng = random.Random(seed)
-    while eng.to_act(state) == [CHANCE]:
-        state = eng.apply(state, CHANCE, eng.sample_chance(state, rng))
-    return renderers.render(game, eng.view(state, None), [])
+    events: list[dict[str, Any]] = []
+    moves = 0
+    while eng.outcome(state) is None:
+        actor = eng.to_act(state)[0]
+        if actor == CHANCE:
+            move = eng.sample_chance(state, rng)
+        elif moves >= EXAMPLE_PLIES.get(game, 6):
+            break
+        else:
+            move = rng.choice(eng.legal_moves(state, actor))
+            moves += 1
+        state, events = eng.apply_events(state, actor, move)
+    return renderers.render(game, eng.view(state, None), events,
+                            gettext=picture_words(locale))

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.i18n import LANGUAGES, N_, t
+from bot.i18n.commands import t_plain
 from bot.tables import PRESETS, GuildSettings, TableError
 from bot.ui.errors import table_error_text
 from bot.ui.lobby import COLOUR
@@ -83,8 +84,8 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
     ]
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=False)
-    embed.set_footer(text=t(locale, "Change them with the options of /settings. Tables "
-                            "already open keep their rules."))
+    embed.set_footer(text=t_plain(locale, "Change them with the options of {/settings}. "
+                                  "Tables already open keep their rules."))
     return embed
 
 
@@ -103,12 +104,12 @@ async def settings_command(
     guild = interaction.guild
     if guild is None:
         await interaction.response.send_message(
-            t(loc, "Settings belong to a server: use /settings in one."), ephemeral=True)
+            t(loc, "Settings belong to a server: use {/settings} in one."), ephemeral=True)
         return
     perms = interaction.permissions
     if not (perms.manage_guild or perms.administrator):
         await interaction.response.send_message(
-            t(loc, "Only members with the Manage Server permission can use /settings."),
+            t(loc, "Only members with the Manage Server permission can use {/settings}."),
             ephemeral=True)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)

@@ -218,6 +218,36 @@ class World:
                 if m.author.id == self.bot.user.id]
 
 
+async def resign(member: simcord.MemberActor, place: simcord.ChannelHandle) -> Any:
+    """/resign, then the "Resign" button of its private question; the button's result."""
+    asked = await member.slash(place, "resign")
+    question = asked.response
+    assert asked.ephemeral and question is not None
+    ids = [c for c in custom_ids(question) if c.startswith("resign:")]
+    assert ids, question.content
+    return await member.click(question, custom_id=ids[0])
+
+
+@pytest.fixture
+def user_locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """user id → the Discord locale their interactions carry (simcord always sends en-US;
+    its `base_payload` builds every INTERACTION_CREATE, so the test sets `locale` there)."""
+    from simcord import interactions
+
+    locales: dict[int, str] = {}
+    original = interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        locale = locales.get(kwargs.get("user_id"))  # type: ignore[arg-type]
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(interactions, "base_payload", base_payload)
+    return locales
+
+
 @pytest.fixture
 def world(env: simcord.Env, database: Path) -> World:
     guild = env.create_guild("Game night")

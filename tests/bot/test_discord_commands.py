@@ -1,5 +1,5 @@
-"""/rules, /board, the slash options of /play, the development-guild sync, the entry point,
-configuration, i18n and narration."""
+"""/board, the slash options of /play, the development-guild sync, the entry point,
+configuration, i18n and narration (/rules and /help: test_discord_guide.py)."""
 
 from __future__ import annotations
 
@@ -16,27 +16,10 @@ from bot.config import Config, read_dotenv
 from bot.i18n import Translator, t
 from bot.narration import narrate
 from bot.storage import open_database
-from engines import GAME_IDS, get_engine
+from engines import GAME_IDS
 from tests.bot.conftest import World, button_ids, open_and_start, png_of
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-async def test_rules_for_every_game(world: World) -> None:
-    aki = world.member("aki")
-    for game in GAME_IDS:
-        result = await aki.slash(world.channel, "rules", game=game)
-        reply = result.response
-        assert not reply.ephemeral
-        (embed,) = reply.embeds
-        assert embed.title.startswith("How to play")
-        assert len(embed.description) > 100
-        options = next(f.value for f in embed.fields if f.name.startswith("Options"))
-        for option in get_engine(game).option_spec:
-            if option.name != "players":
-                assert f"`{option.name}`" in options
-        assert embed.image.url.endswith("rules.png")
-        png_of(await reply.attachments[0].read())
 
 
 async def test_play_options_are_typed(world: World) -> None:

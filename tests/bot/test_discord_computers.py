@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import computers as cpu
-from tests.bot.conftest import Driver, World, button_ids
+from tests.bot.conftest import Driver, World, button_ids, resign
 
 
 @pytest.fixture(autouse=True)
@@ -75,7 +75,7 @@ async def test_hint_on_and_off(world: World) -> None:
     aki = world.members["aki"]
     refused = await aki.slash(place, "hint")
     assert "hints are off" in private_text(refused)
-    await aki.slash(place, "resign")
+    await resign(aki, place)
     table_id, lobby = await open_against_computer(world, "cows_leopards", side="cows",
                                                   hints=True)
     table = await world.table(table_id)

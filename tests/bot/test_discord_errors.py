@@ -13,6 +13,7 @@ from tests.bot.conftest import (
     custom_ids,
     open_and_start,
     race,
+    resign,
     select_values,
 )
 
@@ -78,7 +79,7 @@ async def test_wrong_player_stale_double_click_and_finished(world: World) -> Non
 
     # Resigning ends the game; old buttons then say so.
     last = world.last_board(place)
-    text = private_text(await other.slash(place, "resign"))
+    text = private_text(await resign(other, place))
     assert "resigned" in text
     final = world.last_board(place)
     assert "Game over" in final.content and "resigned" in final.content

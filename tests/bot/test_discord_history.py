@@ -8,14 +8,14 @@ import json
 from PIL import Image
 
 from bot.tables.export import load_export
-from tests.bot.conftest import Driver, World, open_and_start
+from tests.bot.conftest import Driver, World, open_and_start, resign
 
 
 async def finish(world: World, table_id: int, plies: int, resigner: str) -> None:
     """Play a few moves through the UI, then one player resigns (the game ends)."""
     await Driver(world, table_id, seed=table_id).play_until(stop=lambda t: t.ply >= plies)
     table = await world.table(table_id)
-    result = await world.members[resigner].slash(world.place(table), "resign")
+    result = await resign(world.members[resigner], world.place(table))
     assert result.ephemeral
     assert (await world.table(table_id)).status == "finished"
 

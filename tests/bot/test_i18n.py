@@ -103,6 +103,75 @@ def test_engine_refusals_are_extracted(extracted: Catalog) -> None:
     assert not seen - wanted, sorted(seen - wanted)
 
 
+def japanese_texts(catalogues: dict[str, Catalog]) -> Iterator[tuple[str, str]]:
+    """(msgid, translation) of every Japanese entry that is a sentence or label (slash-command
+    names under a context are identifiers)."""
+    for message in catalogues["ja"]:
+        if message.id and message.string and message.context is None:
+            yield str(message.id), str(message.string)
+
+
+ASCII_QUOTED_JAPANESE = re.compile(r"(['\"])[^'\"\n]*[\u3040-\u30ff\u4e00-\u9fff][^'\"\n]*\1")
+SPACED_SENTENCES = re.compile(r"[。！？][ \u3000]+\S")
+POLITE_END = re.compile(r"(です|ます|ません|でした|ました|ください|しょう)[」]?。$")
+COMMAND_NAME = re.compile(r"(?<![\w<{])/[a-z_]+")
+
+
+def test_japanese_quotes_are_kagikakko(catalogues: dict[str, Catalog]) -> None:
+    """Quoted text in Japanese uses 「」: no 'ASCII quotes' around Japanese words, and no
+    {value!r} (Python's repr would print 'abc' with ASCII quotes)."""
+    for msgid, text in japanese_texts(catalogues):
+        assert not ASCII_QUOTED_JAPANESE.search(text), (msgid, text)
+        assert "!r}" not in text, (msgid, text)
+
+
+def test_japanese_sentences_are_not_separated_by_spaces(catalogues: dict[str, Catalog]) -> None:
+    for msgid, text in japanese_texts(catalogues):
+        assert not SPACED_SENTENCES.search(text), (msgid, text)
+        assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]: ", text), (msgid, text)  # ：
+
+
+def test_japanese_register_is_polite(catalogues: dict[str, Catalog]) -> None:
+    """Sentences end in です/ます (labels and short phrases are exempt); the casual forms the
+    review removed stay out, and the glossary's one verb per action holds."""
+    for msgid, text in japanese_texts(catalogues):
+        assert "ありがとう！" not in text and "すみません" not in text, (msgid, text)
+        assert not re.search(r"指(す|し|せ)|打(つ|ち)", text), (msgid, text)  # glossary
+        assert "上がらせ" not in text and "偶然" not in text, (msgid, text)
+        for sentence in re.findall(r"[^。\n]+。", text):
+            plain = re.sub(r"\{[^}]*\}|\*\*|（[^）]*）$|（[^）]*）(?=。$)", "", sentence)
+            if "：" in plain and not JAPANESE.search(plain.rsplit("：", 1)[1]):
+                continue  # "持ち点：{points}。" is a label and its value
+            if JAPANESE.search(plain) and len(plain) > 12:
+                assert POLITE_END.search(plain), (msgid, sentence)
+
+
+def test_no_text_spells_a_command(catalogues: dict[str, Catalog]) -> None:
+    """Texts name commands as {/name} (a Discord mention, shown in each client's language),
+    never as a hard-coded '/name'."""
+    for language, catalog in catalogues.items():
+        for message in catalog:
+            if not message.id or message.context is not None:
+                continue
+            for text in (str(message.id), str(message.string or "")):
+                assert not COMMAND_NAME.search(text), (language, message.id)
+
+
+def test_command_fields_become_mentions_once_ids_are_known() -> None:
+    from bot.i18n import commands
+
+    commands.forget()
+    try:
+        assert t("en-US", "Rules: {/rules}") == "Rules: /rules"
+        assert t("ja", "Rules: {/rules}") == "ルール：/ルール"
+        commands.remember([type("Cmd", (), {"name": "rules", "id": 42})()])
+        assert t("ja", "Rules: {/rules}") == "ルール：</rules:42>"
+        assert commands.mention("ja", "play senet") == "/プレイ セネト"
+        assert commands.t_plain("ja", "Rules: {/rules}") == "ルール：/ルール"
+    finally:
+        commands.forget()
+
+
 def test_placeholders_match(catalogues: dict[str, Catalog]) -> None:
     for language, catalog in catalogues.items():
         for message in catalog:
@@ -219,26 +288,6 @@ async def test_translator_contexts() -> None:
 # -- through the simulated Discord ----------------------------------------------------------
 
 
-@pytest.fixture
-def user_locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
-    """user id → the Discord locale their interactions carry (simcord always sends en-US;
-    its `base_payload` builds every INTERACTION_CREATE, so the test sets `locale` there)."""
-    from simcord import interactions
-
-    locales: dict[int, str] = {}
-    original = interactions.base_payload
-
-    def base_payload(*args: Any, **kwargs: Any) -> Any:
-        record, payload = original(*args, **kwargs)
-        locale = locales.get(kwargs.get("user_id"))  # type: ignore[arg-type]
-        if locale is not None:
-            payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(interactions, "base_payload", base_payload)
-    return locales
-
-
 async def test_ephemeral_replies_follow_the_user_locale(
     world: World, user_locales: dict[int, str]
 ) -> None:
@@ -266,7 +315,7 @@ async def test_channel_messages_follow_the_server_language(
     table_id = await open_and_start(world, "senet", "aki", ["bo"])
     board = world.last_board(world.place(await world.table(table_id)))
     assert board.content.startswith(f"**セネト** · 卓{table_id}"), board.content
-    assert "プレイヤー: " in board.content
+    assert "プレイヤー：" in board.content
 
 
 def test_sentence_glue() -> None:

@@ -62,7 +62,7 @@ async def test_illegal_move_from_the_service_in_both_languages(service: TableSer
     assert error.params["move"] == "move 29"
     assert error.params["reason_template"] == "you have no stone on square {square}"
     assert error.params["reason_params"] == {"square": 29}
-    assert table_error_text(error, "ja") == "その手は指せません: 29マスにあなたの駒はありません"
+    assert table_error_text(error, "ja") == "その手は選べません：29マスにあなたの駒はありません"
     assert table_error_text(error, "en-US") == \
         "That move isn't allowed: you have no stone on square 29"
 
@@ -72,7 +72,7 @@ async def test_bad_options_in_both_languages(service: TableService) -> None:
     error = await refusal("bad_options", service.open_table(
         GUILD, 20, "six_nimmt", {"points": 0}, HOST, "H"))
     assert table_error_text(error, "ja") == \
-        "そのオプションの組み合わせは使えません: オプション「持ち点」は1〜1000で指定してください"
+        "そのオプションの組み合わせは使えません：オプション「持ち点」は1〜1000で指定してください"
     assert table_error_text(error, "en-US") == \
         "Those options don't work together: option 'points' must be from 1 to 1000"
     error = await refusal("bad_options", service.open_table(
@@ -95,15 +95,15 @@ def test_word_params_are_translated() -> None:
     assert info.value.params == {"colour": "black"} and isinstance(
         info.value.params["colour"], Word)
     error = TableError("illegal", move="take k", **reason_params(info.value))
-    assert table_error_text(error, "ja") == "その手は指せません: 一番上が黒のディスクはありません"
+    assert table_error_text(error, "ja") == "その手は選べません：一番上が黒のディスクはありません"
     assert table_error_text(error, "en-US") == "That move isn't allowed: no top disc is black"
 
     # 6 nimmt! row ends are words; the move texts to type stay as they are.
     side = _side_message(17, [(2, "right"), (0, "left")])
     assert str(side) == ("17 is as close to the left end of row 1 as to the right end of row 3: "
                          "choose 'place 1 left' or 'place 3 right'")
-    assert error_reason("ja", side) == ("17は1列目の左端にも3列目の右端にも同じだけ近いです。"
-                                        "'place 1 left' か 'place 3 right' を選んでください")
+    assert error_reason("ja", side) == ("17は1列目の左端にも3列目の右端にも同じだけ近いため、"
+                                        "「place 1 left」か「place 3 right」を選んでください")
     assert error_reason("en-US", side) == str(side)
     assert error_reason("ja", ValueError("plain")) == "plain"
 
@@ -139,7 +139,7 @@ async def test_move_refusal_follows_the_user_locale(
     mover = world.members[table.seats[table.to_act()[0]].name]
     user_locales[mover.user.id] = "ja"
     text = private_text(await mover.slash(place, "move", move="move 29"))
-    assert text == "その手は指せません: 29マスにあなたの駒はありません"
+    assert text == "その手は選べません：29マスにあなたの駒はありません"
     user_locales[mover.user.id] = "en-US"
     text = private_text(await mover.slash(place, "move", move="move 29"))
     assert text == "That move isn't allowed: you have no stone on square 29"
@@ -153,7 +153,7 @@ async def test_word_param_in_a_move_refusal(world: World, user_locales: dict[int
     mover = world.members[table.seats[table.to_act()[0]].name]
     user_locales[mover.user.id] = "ja"
     text = private_text(await mover.slash(place, "move", move="take k"))  # black: not in play
-    assert text == "その手は指せません: 一番上が黒のディスクはありません"
+    assert text == "その手は選べません：一番上が黒のディスクはありません"
     user_locales[mover.user.id] = "en-GB"
     text = private_text(await mover.slash(place, "move", move="take k"))
     assert text == "That move isn't allowed: no top disc is black"
