@@ -11,9 +11,14 @@ from bot import workers
 from bot.i18n import t
 
 
+def _plain(value: Any) -> Any:
+    """discord.py's enum values (a Locale) do not pickle: send their value instead."""
+    return value.value if type(value).__module__ == "discord.enums" else value
+
+
 async def draw(render: Callable[..., bytes], *args: Any) -> bytes:
     """`render(*args)` in a board worker; returns the picture's bytes."""
-    return await workers.run("boards", render, *args)
+    return await workers.run("boards", render, *(_plain(a) for a in args))
 
 
 def picture_words(locale: object) -> Callable[[str], str]:

@@ -162,8 +162,11 @@ class FakeDiscord:
                                                 "reset_after": 0, "max_concurrency": 1}}
             case "PUT", ["applications", _, "commands"] | \
                     ["applications", _, "guilds", _, "commands"]:
-                return [{**command, "id": str(next(self._ids)), "version": "1",
-                         "application_id": str(APPLICATION_ID)} for command in body]
+                self._commands = [{**command, "id": str(next(self._ids)), "version": "1",
+                                   "application_id": str(APPLICATION_ID)} for command in body]
+                return self._commands
+            case "GET", ["applications", _, "commands"]:  # a process that does not sync
+                return getattr(self, "_commands", [])
             case "POST", ["interactions", interaction_id, _, "callback"]:
                 return {"interaction": {"id": interaction_id, "type": 2,
                                         "activity_instance_id": None,
