@@ -20,12 +20,25 @@ class ServerLanguages:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self._known: dict[int, str | None] = {}
+        # Discord's locale of servers outside this process's cache (another shard's server,
+        # reached through a DM pick or a deadline): read once over REST.
+        self._remote: dict[int, object] = {}
 
     async def load(self, guild_id: int | None) -> None:
         if guild_id is None or guild_id in self._known or self.bot.repo is None:
             return
         stored = await self.bot.repo.get_guild_settings(guild_id)
         self._known[guild_id] = stored.get("language") if stored else None
+        cached = self.bot.get_guild(guild_id)
+        if self._known[guild_id] is None and (cached is None or cached.unavailable):
+            try:
+                self._remote[guild_id] = (await self.bot.fetch_guild(guild_id)).preferred_locale
+            except Exception:  # unknown: English, as before
+                self._remote[guild_id] = None
+
+    def discord_locale(self, guild_id: int | None) -> object:
+        """Discord's locale of a server fetched over REST (not in this process's cache)."""
+        return None if guild_id is None else self._remote.get(guild_id)
 
     def remember(self, settings: GuildSettings) -> None:
         self._known[settings.guild_id] = settings.language
@@ -50,6 +63,8 @@ def channel_locale(bot: Any, guild_id: int | None, discord_locale: object) -> ob
     set, else `discord_locale` (the guild locale Discord reports)."""
     languages = _languages(bot)
     language = languages.get(guild_id) if languages is not None else None
+    if discord_locale is None and languages is not None:
+        discord_locale = languages.discord_locale(guild_id)
     return language or discord_locale
 
 

@@ -124,8 +124,10 @@ class Publisher:
     def locale_of(self, channel: Any) -> object:
         """The language of messages in `channel` (fetch it with `channel()` first)."""
         guild = getattr(channel, "guild", None)
-        return channel_locale(self.bot, getattr(guild, "id", None),
-                              getattr(guild, "preferred_locale", None))
+        # a server outside this process's cache is an "unavailable" stub saying en-US
+        known = None if getattr(guild, "unavailable", False) else getattr(
+            guild, "preferred_locale", None)
+        return channel_locale(self.bot, getattr(guild, "id", None), known)
 
     @staticmethod
     def can(channel: Any, permission: str) -> bool:

@@ -180,6 +180,9 @@ class FakeDiscord:
                 return self._edit(self._originals[token], body)
             case "PATCH", ["webhooks", _, token, "messages", _]:
                 return self._message(self._interactions.get(token, 0), body)
+            case "GET", ["guilds", guild_id] if int(guild_id) in self.guild_ids:
+                return {key: value for key, value in guild(int(guild_id)).items()
+                        if key not in ("channels", "members", "threads", "presences")}
             case "GET", ["channels", channel_id]:
                 return self._dms.get(int(channel_id)) or next(
                     (channel_payload(g) for g in self.guild_ids
@@ -326,6 +329,9 @@ def channel_payload(guild_id: int) -> dict[str, Any]:
             "topic": None, "rate_limit_per_user": 0, "last_message_id": None, "nsfw": False}
 
 
+LOCALES: dict[int, str] = {}  # guild id -> Discord's server locale (default en-US)
+
+
 def guild(guild_id: int) -> dict[str, Any]:
     everyone = {"id": str(guild_id), "name": "@everyone", "permissions": ALL_PERMISSIONS,
                 "position": 0, "color": 0, "hoist": False, "managed": False,
@@ -336,7 +342,7 @@ def guild(guild_id: int) -> dict[str, Any]:
         "description": None, "afk_channel_id": None, "afk_timeout": 300,
         "verification_level": 0, "default_message_notifications": 0,
         "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0,
-        "premium_subscription_count": 0, "preferred_locale": "en-US",
+        "premium_subscription_count": 0, "preferred_locale": LOCALES.get(guild_id, "en-US"),
         "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
         "public_updates_channel_id": None, "vanity_url_code": None, "application_id": None,
         "features": [], "emojis": [], "stickers": [], "roles": [everyone],

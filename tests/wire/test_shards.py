@@ -22,6 +22,7 @@ import pytest
 
 from tests.wire.fake_discord import (
     APPLICATION_ID,
+    LOCALES,
     PLAYER_ID,
     FakeDiscord,
     channel_id_of,
@@ -190,11 +191,12 @@ def custom_ids(message: dict[str, Any]) -> list[str]:
 
 
 async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
-    cluster: Cluster, tmp_path: Path
+    cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """6 nimmt! hands go out by DM, and Discord delivers every DM interaction on shard 0: the
     shard-0 process plays the pick and posts the board in a server it does not serve."""
     fake, bots = cluster.fake, cluster.bots
+    monkeypatch.setitem(LOCALES, GUILD_C, "ja")  # a Japanese server: all its boards in Japanese
     shared = tmp_path / "shared.sqlite3"  # one database for the cluster, as in production
     bots.append(await start_bot(0, fake.url, tmp_path, database=shared))
     # One at a time: two processes migrating a new SQLite file at once collide ("table
@@ -208,7 +210,8 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
     def boards() -> list[Any]:  # new boards in the place: channel messages or follow-ups
         return [c for c in fake.calls if c.method == "POST" and (
             c.path == f"/channels/{place}/messages" or c.path.startswith("/webhooks/"))
-            and str((c.json or {}).get("content", "")).startswith("**6 nimmt!**")]
+            and any(a.get("filename") == "board.png" for a in (c.json or {}).get("attachments",
+                                                                                   []))]
 
     def edited(token: str) -> bool:  # a deferred component interaction finished its answer
         return bool(fake.calls_to("PATCH", f"/webhooks/{APPLICATION_ID}/{token}/messages/"
@@ -246,10 +249,13 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
                 "the board after the pick", cluster)
     assert len(boards()) == 2, output(cluster)
     first, after = boards()
-    # the board after the DM pick is posted by the shard-0 process, which got the pick
+    # the board after the DM pick is posted by the shard-0 process, which got the pick, in
+    # the server's language although that server is not in its cache
     assert first.token != "fake-0", output(cluster)
+    assert "**ニムト** · 卓1" in first.json["content"], first.json["content"]
+    assert after.json["content"].startswith("**ニムト** · 卓1"), after.json["content"]
+    assert "your card" not in after.json["content"] and "Players" not in after.json["content"]
     assert after.path == f"/channels/{place}/messages" and after.token == "fake-0"
-    assert after.json["content"].startswith("**6 nimmt!** · table 1"), after.json
     problems = [line for bot in bots for line in bot.lines if TROUBLE.search(line)]
     assert not problems, output(cluster)
     assert not fake.errors, fake.errors
