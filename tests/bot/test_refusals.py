@@ -111,25 +111,6 @@ def test_word_params_are_translated() -> None:
 # -- through the simulated Discord ----------------------------------------------------------
 
 
-@pytest.fixture
-def user_locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
-    """user id → the Discord locale their interactions carry (see tests/bot/test_i18n.py)."""
-    from simcord import interactions
-
-    locales: dict[int, str] = {}
-    original = interactions.base_payload
-
-    def base_payload(*args: Any, **kwargs: Any) -> Any:
-        record, payload = original(*args, **kwargs)
-        locale = locales.get(kwargs.get("user_id"))  # type: ignore[arg-type]
-        if locale is not None:
-            payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(interactions, "base_payload", base_payload)
-    return locales
-
-
 async def test_move_refusal_follows_the_user_locale(
     world: World, user_locales: dict[int, str]
 ) -> None:
