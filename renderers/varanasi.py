@@ -1,6 +1,6 @@
 """Varanasi pictures: the spots with their towers, the discs each seat took, scores, turn.
 
-Input is the public view (the position JSON of ../shared/rules/varanasi.md plus "to_act") and
+Input is the public view (the position JSON of docs/rules/varanasi.md plus "to_act") and
 the last move's events (engines/EVENTS.md). Discs are drawn from the side, like the Tower of
 Hanoi, four widths for the four sizes; every disc carries the shape of its colour (red
 circle, blue square, green triangle, yellow diamond, white star, black cross), the same in
@@ -10,13 +10,17 @@ every language, so colour is never the only cue. Words come from `theme.tr`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from engines import ranks_from_scores
 from renderers import theme
+
+if TYPE_CHECKING:
+    from renderers.gallery import Case
 
 WIDTH = 1000
 MARGIN = 32
@@ -633,3 +637,11 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
                    anchor="rm")
         y += row_h
     return theme.to_png(img)
+
+
+def gallery_samples() -> Iterator[Case]:
+    """Sample pictures for renderers.gallery: 2 and 4 players, mid-game and the end."""
+    from renderers.gallery import standard_samples
+
+    for n in (2, 4):
+        yield from standard_samples("varanasi", n, None, 11 + n, (9,), prefix=f"p{n}_")

@@ -1,4 +1,4 @@
-"""Computer players for 6 nimmt! (../shared/rules/six_nimmt.md), from a seat's view only.
+"""Computer players for 6 nimmt! (docs/rules/six_nimmt.md), from a seat's view only.
 
 - easy: a random legal move, but never a card that certainly takes a row while a card that
   does not exists; takes a cheap row; never picks a side that takes a row when the other
