@@ -318,9 +318,9 @@ def _draw_side(
     """The side panel: with `result` (scores, reason) the winner card first; the cows and
     leopards cards (badge, piece, in hand, on the board; the side to act ringed), the
     captures against the target, and at the bottom the last move and the quiet count."""
-    opts = view.get("options") or {}
+    opts = view["options"]
     hand = view.get("hand") or {}
-    target = int(opts.get("captures") or 8)
+    target = int(opts["captures"])
     captured = int(view.get("captured") or 0)
     to_act = set(view.get("to_act") or [])
     x0, x1 = lay.side_x, lay.side_x + SIDE_W
@@ -351,7 +351,7 @@ def _draw_side(
     quiet = hand.get("cows", 0) == 0 and result is None
     deadline = bool(opts.get("leopard_deadline")) and result is None
     if quiet:
-        limit = opts.get("quiet_limit") or 100
+        limit = opts["quiet_limit"]
         theme.text(d, (x0 + 8, y - 16), theme.tr("quiet {count} / {limit}",
                                                   count=view.get("quiet", 0), limit=limit),
                    TEXT - 1, theme.MUTED, anchor="lm")
@@ -439,7 +439,7 @@ def _draw_result(
                    anchor="mm")
     if reason:
         why = theme.tr(REASONS[reason], captured=captured, target=target,
-                       n=opts.get("quiet_limit") or 100) if reason in REASONS else reason
+                       n=opts["quiet_limit"]) if reason in REASONS else reason
         theme.text(d, (cx, y + 116), why, theme.fit(why, TEXT, x1 - x0 - 24, smallest=TEXT - 3),
                    theme.INK, anchor="mm")
     return y + h

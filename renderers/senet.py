@@ -197,10 +197,8 @@ def _throw_of(view: dict[str, Any], events: list[dict]) -> tuple[int | None, int
     for ev in events:
         if ev.get("type") == "move":
             return abs(ev["to"] - ev["from"]), int(ev["seat"]), "last"
-        if ev.get("type") == "bear_off":
-            value = {26: 5, 27: 4, 28: 3, 29: 2}.get(ev["from"])
-            if value is not None:
-                return value, int(ev["seat"]), "last"
+        if ev.get("type") == "bear_off" and ev.get("throw") is not None:
+            return int(ev["throw"]), int(ev["seat"]), "last"
     return None, None, ""
 
 

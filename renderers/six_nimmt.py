@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from engines.six_nimmt import bullheads
+from engines.six_nimmt import HAND, bullheads
 from renderers import theme as T
 
 if TYPE_CHECKING:
@@ -234,7 +234,7 @@ def _turn_no(view: dict[str, Any]) -> int | None:
         return None
     sizes = view.get("hand_sizes") or [len(h or []) for h in view["hands"]]
     held = [sizes[i] + (1 if view["picked"][i] is not None else 0) for i in range(len(sizes))]
-    played = 10 - max(held)
+    played = HAND - max(held)
     return played + 1 if view["phase"] == "pick" else played
 
 
@@ -335,7 +335,7 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     to_act = set(view.get("to_act") or [])
     phase = view.get("phase")
     pending = view.get("pending") or {}
-    start = int(view["options"].get("points", 66))
+    start = int(view["options"]["points"])
     T.text(draw, (x0 + 20, y0 + 26), T.tr("points"), TEXT, T.MUTED, anchor="lm")
     line_h = min(64, (y1 - y0 - 64) / n)
     badge = int(min(46, line_h - 4))
@@ -616,7 +616,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     scores = list(outcome.get("scores") or view["points"])
     ranks = list(outcome.get("ranks") or [1] * len(scores))
     n = len(scores)
-    start = int(view["options"].get("points", 66))
+    start = int(view["options"]["points"])
     width = 1000
     line_h = 64
     height = 64 + 30 + n * line_h + 64
