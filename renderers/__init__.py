@@ -13,34 +13,33 @@ joins with `register(game_id, module)`.
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
 from typing import Any
 
 from engines import GAME_IDS, game_ids
+from engines.registry import Registry
 from renderers.theme import Gettext
 
-_registered: dict[str, ModuleType] = {}
+
+def _missing(game_id: str) -> ModuleType:
+    raise ValueError(f"no renderer for {game_id!r}; games: {', '.join(game_ids())}")
+
+
+_RENDERERS: Registry[ModuleType] = Registry("renderers", GAME_IDS, "", _missing)
 
 
 def register(game_id: str, renderer: ModuleType) -> None:
     """Draw `game_id` (a game added with `engines.register`) with `renderer`."""
-    if game_id in GAME_IDS:
-        raise ValueError(f"{game_id!r} is a built-in game")
-    _registered[game_id] = renderer
+    _RENDERERS.register(game_id, renderer)
 
 
 def unregister(game_id: str) -> None:
-    _registered.pop(game_id, None)
+    _RENDERERS.unregister(game_id)
 
 
 def module(game_id: str) -> ModuleType:
     """The renderer module of `game_id` (ValueError for a game without one)."""
-    if game_id in _registered:
-        return _registered[game_id]
-    if game_id not in GAME_IDS:
-        raise ValueError(f"no renderer for {game_id!r}; games: {', '.join(game_ids())}")
-    return import_module(f"renderers.{game_id}")
+    return _RENDERERS.get(game_id)
 
 
 def available() -> list[str]:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from importlib import import_module
 from typing import Any
 
 from bot.i18n import t
 from engines import GAME_IDS, Engine, get_engine
+from engines.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -126,31 +126,23 @@ def first(events: list[dict[str, Any]], *kinds: str) -> dict[str, Any] | None:
     return next((e for e in events if e["type"] in kinds), None)
 
 
-_builtin: dict[str, Presentation] = {}
-_registered: dict[str, Presentation] = {}
+_PRESENTATIONS: Registry[Presentation] = Registry("bot.games", GAME_IDS, "PRESENTATION",
+                                                  Presentation)
 
 
 def register(presentation_: Presentation) -> None:
     """Make `presentation_` the presentation of its game (a game added with
     `engines.register`)."""
-    if not presentation_.game or presentation_.game in GAME_IDS:
-        raise ValueError(f"cannot register a presentation for {presentation_.game!r}")
-    _registered[presentation_.game] = presentation_
+    _PRESENTATIONS.register(presentation_.game, presentation_)
 
 
 def unregister(game_id: str) -> None:
-    _registered.pop(game_id, None)
+    _PRESENTATIONS.unregister(game_id)
 
 
 def presentation(game_id: str) -> Presentation:
     """The presentation of `game_id`: registered, built in, or the generic defaults."""
-    if game_id in _registered:
-        return _registered[game_id]
-    if game_id not in GAME_IDS:
-        return Presentation(game_id)
-    if game_id not in _builtin:
-        _builtin[game_id] = import_module(f"bot.games.{game_id}").PRESENTATION
-    return _builtin[game_id]
+    return _PRESENTATIONS.get(game_id)
 
 
 __all__ = ["Phrase", "Presentation", "Who", "events_of", "first", "presentation", "register",

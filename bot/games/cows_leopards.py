@@ -21,8 +21,44 @@ END_REASONS = {
 }
 
 
+GUIDE: dict[str, str] = {
+    "goal": N_(
+        "A hunt: **24 cows** against **2 leopards**. The leopards win by capturing 8 "
+        "cows; the cows win by trapping both leopards so that they cannot move."
+    ),
+    "setup": N_(
+        "The board is an Alquerque square with triangles (board B: four triangles, 49 "
+        "points; board A: two triangles, 37 points). Points are named like a chess "
+        "board: columns a to i, rows 1 to 9.\n"
+        "**One leopard starts on e5**, the centre; the other leopard and all 24 cows "
+        "start in hand. **The cows move first.**"
+    ),
+    "turn": N_(
+        "**Cows**: while cows are in hand, drop one on any empty point; cows on the "
+        "board may not move until all 24 are dropped. Then step one cow along a line to "
+        "the next empty point. Cows never capture.\n"
+        "**Leopards**: drop the second leopard, step along a line, or **jump** over an "
+        "adjacent cow to the empty point just beyond it, capturing that cow. One jump "
+        "per turn; jumping is never compulsory."
+    ),
+    "special": N_(
+        "A side that must move but cannot loses.\n"
+        "Once all cows are dropped, 100 moves in a row without a capture end the game in "
+        "a draw.\n"
+        "Option: the second leopard may have to be dropped right after the last cow."
+    ),
+    "notation": N_(
+        "Use the buttons and menus under the board, or type with {/move}:\n"
+        "`drop d4`: put a piece from your hand on d4.\n"
+        "`e5-e6`: step from e5 to e6.\n"
+        "`e5xe7`: jump from e5 over the cow on e6 to e7."
+    ),
+}
+
+
 class CowsLeopards(Presentation):
     game = "cows_leopards"
+    guide = GUIDE
     command_help = N_("Open a Cows and Leopards table (2 players): 24 cows hunt 2 leopards")
     side_emoji = ("🐄", "🐆")
     lobby_sides = True
@@ -37,10 +73,6 @@ class CowsLeopards(Presentation):
                           "(default 100)"),
     }
     example_plies = 16
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.guide = GUIDE
 
     def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
         events = events_of(engine, state, seat, move)
@@ -79,39 +111,5 @@ class CowsLeopards(Presentation):
             return None, t(loc, END_REASONS[ev["reason"]])
         return None
 
-
-GUIDE: dict[str, str] = {
-    "goal": N_(
-        "A hunt: **24 cows** against **2 leopards**. The leopards win by capturing 8 "
-        "cows; the cows win by trapping both leopards so that they cannot move."
-    ),
-    "setup": N_(
-        "The board is an Alquerque square with triangles (board B: four triangles, 49 "
-        "points; board A: two triangles, 37 points). Points are named like a chess "
-        "board: columns a to i, rows 1 to 9.\n"
-        "**One leopard starts on e5**, the centre; the other leopard and all 24 cows "
-        "start in hand. **The cows move first.**"
-    ),
-    "turn": N_(
-        "**Cows**: while cows are in hand, drop one on any empty point; cows on the "
-        "board may not move until all 24 are dropped. Then step one cow along a line to "
-        "the next empty point. Cows never capture.\n"
-        "**Leopards**: drop the second leopard, step along a line, or **jump** over an "
-        "adjacent cow to the empty point just beyond it, capturing that cow. One jump "
-        "per turn; jumping is never compulsory."
-    ),
-    "special": N_(
-        "A side that must move but cannot loses.\n"
-        "Once all cows are dropped, 100 moves in a row without a capture end the game in "
-        "a draw.\n"
-        "Option: the second leopard may have to be dropped right after the last cow."
-    ),
-    "notation": N_(
-        "Use the buttons and menus under the board, or type with {/move}:\n"
-        "`drop d4`: put a piece from your hand on d4.\n"
-        "`e5-e6`: step from e5 to e6.\n"
-        "`e5xe7`: jump from e5 over the cow on e6 to e7."
-    ),
-}
 
 PRESENTATION = CowsLeopards()

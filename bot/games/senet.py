@@ -12,16 +12,56 @@ from engines import Engine
 N_("Senet")  # the engine's info.name, for the catalogues
 
 
+GUIDE: dict[str, str] = {
+    "goal": N_(
+        "A race for two players on the ancient Egyptian board. Each player has five "
+        "stones: White (badge 1) and Black (badge 2).\n"
+        "The first player to bear off all five stones wins."
+    ),
+    "setup": N_(
+        "30 squares in a reverse S: 1 to 10 left to right on the top row, 11 to 20 right "
+        "to left in the middle, 21 to 30 left to right at the bottom.\n"
+        "The stones start alternately on squares 1 to 10: White on the even squares, "
+        "Black on the odd ones. White throws first."
+    ),
+    "turn": N_(
+        "1. Throw the four sticks: the number of light sides up is the throw (1 to 4); "
+        "no light side counts **5**.\n"
+        "2. Move one of your stones exactly that many squares forward. Moving is "
+        "compulsory. You may pass over any stones, but not land on your own.\n"
+        "3. Landing on a lone enemy stone swaps the two. Two stones of one colour side by "
+        "side protect each other: they cannot be attacked.\n"
+        "4. After a throw of **1, 4 or 5** you throw again.\n"
+        "5. If no stone can move forward, you must move one **backward** by the throw "
+        "(no extra throw). If nothing can move at all, your turn ends."
+    ),
+    "special": N_(
+        "**26, House of Beauty**: every stone must stop here exactly; none may pass it. "
+        "From 26: 1 goes to 27, 2 to 28, 3 to 29, 4 to 30, 5 bears the stone off.\n"
+        "**27, House of Water**: a stone here must either go back to 15 (or the first "
+        "free square below), or try to escape: only a throw of 4 bears it off. While it "
+        "is there, no other stone of yours may move.\n"
+        "**28** bears off only with exactly **3**, **29** only with exactly **2**, "
+        "**30** with any throw.\n"
+        "A stone on 28, 29 or 30 that is swapped by the opponent **drowns**: it goes to "
+        "27. Stones on 27 to 30 never move backward and are never protected."
+    ),
+    "notation": N_(
+        "Use the buttons under the board, or type with {/move}:\n"
+        "`move 14`: move the stone on square 14 by your throw.\n"
+        "`return` / `try`: the choice on the House of Water.\n"
+        "`pass`: only when no stone can move."
+    ),
+}
+
+
 class Senet(Presentation):
     game = "senet"
+    guide = GUIDE
     command_help = N_("Open a Senet table (2 players): the ancient Egyptian race game")
     side_emoji = ("⚪", "⚫")
     example_plies = 14
     button_kinds = frozenset({"move", "pass", "return", "try"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.guide = GUIDE
 
     def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
         if move == "return":
@@ -85,47 +125,5 @@ class Senet(Presentation):
             return ev["seat"], t(loc, "throws again")
         return None
 
-
-GUIDE: dict[str, str] = {
-    "goal": N_(
-        "A race for two players on the ancient Egyptian board. Each player has five "
-        "stones: White (badge 1) and Black (badge 2).\n"
-        "The first player to bear off all five stones wins."
-    ),
-    "setup": N_(
-        "30 squares in a reverse S: 1 to 10 left to right on the top row, 11 to 20 right "
-        "to left in the middle, 21 to 30 left to right at the bottom.\n"
-        "The stones start alternately on squares 1 to 10: White on the even squares, "
-        "Black on the odd ones. White throws first."
-    ),
-    "turn": N_(
-        "1. Throw the four sticks: the number of light sides up is the throw (1 to 4); "
-        "no light side counts **5**.\n"
-        "2. Move one of your stones exactly that many squares forward. Moving is "
-        "compulsory. You may pass over any stones, but not land on your own.\n"
-        "3. Landing on a lone enemy stone swaps the two. Two stones of one colour side by "
-        "side protect each other: they cannot be attacked.\n"
-        "4. After a throw of **1, 4 or 5** you throw again.\n"
-        "5. If no stone can move forward, you must move one **backward** by the throw "
-        "(no extra throw). If nothing can move at all, your turn ends."
-    ),
-    "special": N_(
-        "**26, House of Beauty**: every stone must stop here exactly; none may pass it. "
-        "From 26: 1 goes to 27, 2 to 28, 3 to 29, 4 to 30, 5 bears the stone off.\n"
-        "**27, House of Water**: a stone here must either go back to 15 (or the first "
-        "free square below), or try to escape: only a throw of 4 bears it off. While it "
-        "is there, no other stone of yours may move.\n"
-        "**28** bears off only with exactly **3**, **29** only with exactly **2**, "
-        "**30** with any throw.\n"
-        "A stone on 28, 29 or 30 that is swapped by the opponent **drowns**: it goes to "
-        "27. Stones on 27 to 30 never move backward and are never protected."
-    ),
-    "notation": N_(
-        "Use the buttons under the board, or type with {/move}:\n"
-        "`move 14`: move the stone on square 14 by your throw.\n"
-        "`return` / `try`: the choice on the House of Water.\n"
-        "`pass`: only when no stone can move."
-    ),
-}
 
 PRESENTATION = Senet()

@@ -19,8 +19,50 @@ def bullheads_text(locale: object, count: int) -> str:
     return t(locale, "{count} bullheads", count=count)
 
 
+GUIDE: dict[str, str] = {
+    "goal": N_(
+        "Don't take cards! Everyone starts with **66 points** and loses one point per "
+        "bullhead 🐮 on the cards they take.\n"
+        "When someone has no points left, the game ends after that round; whoever has "
+        "the most points left wins."
+    ),
+    "setup": N_(
+        "Cards 1 to 104. Each player gets **10 cards**; **four rows** are started with one "
+        "card each.\n"
+        "Bullheads: 55 has 7, multiples of 11 have 5, multiples of 10 have 3, cards "
+        "ending in 5 have 2, every other card has 1."
+    ),
+    "turn": N_(
+        "1. Everyone picks a card from their hand **face down, at the same time** (by DM "
+        "or with the button \"Pick privately\").\n"
+        "2. The cards are revealed and placed **lowest first**. Each goes at the end of "
+        "the row whose last card is the highest one **lower** than it.\n"
+        "3. The **sixth** card of a row: its player takes the five cards and the card "
+        "starts the row again.\n"
+        "4. A card lower than the last card of every row: its player chooses a row, takes "
+        "it, and the card starts that row.\n"
+        "After 10 turns the hands are empty: the next round is dealt."
+    ),
+    "special": N_(
+        "Rows never hold more than five cards; a card is never put inside a row.\n"
+        "**Tactical**: only cards 1 to 10 × players + 4 are used, so every card in play "
+        "is known. **Logical**: those cards lie face up and the players draft their "
+        "hands one card at a time.\n"
+        "**Professional**: a card may also go before the left end of a row, when it is "
+        "lower than that row's first card; it goes where the difference is smallest."
+    ),
+    "notation": N_(
+        "Pick with the menu of your hand, or type with {/move}:\n"
+        "`play 42`: pick card 42.\n"
+        "`take 3`: take row 3 (when your card is lower than every row).\n"
+        "`place 2 left` / `place 2 right`: professional, when two ends fit as well."
+    ),
+}
+
+
 class SixNimmt(Presentation):
     game = "six_nimmt"
+    guide = GUIDE
     command_help = N_("Open a 6 nimmt! table (2–10 players): don't take the sixth card")
     option_help = {
         "points": N_("Starting points; every bullhead taken costs one (default 66)"),
@@ -31,10 +73,6 @@ class SixNimmt(Presentation):
     }
     example_plies = 4
     button_kinds = frozenset({"take", "place"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.guide = GUIDE
 
     def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
         # Picks are never simulated: applying the last pick would reveal the other cards.
@@ -106,45 +144,5 @@ class SixNimmt(Presentation):
                            points=points)
         return None
 
-
-GUIDE: dict[str, str] = {
-    "goal": N_(
-        "Don't take cards! Everyone starts with **66 points** and loses one point per "
-        "bullhead 🐮 on the cards they take.\n"
-        "When someone has no points left, the game ends after that round; whoever has "
-        "the most points left wins."
-    ),
-    "setup": N_(
-        "Cards 1 to 104. Each player gets **10 cards**; **four rows** are started with one "
-        "card each.\n"
-        "Bullheads: 55 has 7, multiples of 11 have 5, multiples of 10 have 3, cards "
-        "ending in 5 have 2, every other card has 1."
-    ),
-    "turn": N_(
-        "1. Everyone picks a card from their hand **face down, at the same time** (by DM "
-        "or with the button \"Pick privately\").\n"
-        "2. The cards are revealed and placed **lowest first**. Each goes at the end of "
-        "the row whose last card is the highest one **lower** than it.\n"
-        "3. The **sixth** card of a row: its player takes the five cards and the card "
-        "starts the row again.\n"
-        "4. A card lower than the last card of every row: its player chooses a row, takes "
-        "it, and the card starts that row.\n"
-        "After 10 turns the hands are empty: the next round is dealt."
-    ),
-    "special": N_(
-        "Rows never hold more than five cards; a card is never put inside a row.\n"
-        "**Tactical**: only cards 1 to 10 × players + 4 are used, so every card in play "
-        "is known. **Logical**: those cards lie face up and the players draft their "
-        "hands one card at a time.\n"
-        "**Professional**: a card may also go before the left end of a row, when it is "
-        "lower than that row's first card; it goes where the difference is smallest."
-    ),
-    "notation": N_(
-        "Pick with the menu of your hand, or type with {/move}:\n"
-        "`play 42`: pick card 42.\n"
-        "`take 3`: take row 3 (when your card is lower than every row).\n"
-        "`place 2 left` / `place 2 right`: professional, when two ends fit as well."
-    ),
-}
 
 PRESENTATION = SixNimmt()

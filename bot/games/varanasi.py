@@ -27,8 +27,48 @@ def colour_name(locale: object, code: str) -> str:
     return t(locale, COLOUR_NAMES.get(code, code))
 
 
+GUIDE: dict[str, str] = {
+    "goal": N_(
+        "Towers of discs stand on numbered spots; every player may move every disc. "
+        "Whoever takes the **last disc** wins the set and scores the discs they took "
+        "in it (one point each).\n"
+        "The match lasts several sets (3 by default); the highest total wins."
+    ),
+    "setup": N_(
+        "Each colour has four discs: **large (4), medium (3), small (2) and tip (1)**. "
+        "The discs in play are stacked at random into towers, one tower per spot, each "
+        "disc smaller than the one below.\n"
+        "A spot that becomes empty stays empty for the rest of the set."
+    ),
+    "turn": N_(
+        "Do one of these; **passing is not allowed**:\n"
+        "**Take a colour**: remove the top disc of every tower whose top disc has that "
+        "colour, and keep them.\n"
+        "**Move**: take the top discs of one tower (one or more, even the whole tower) "
+        "and put them on **another tower**, in the same order. The lowest moved disc must "
+        "be **smaller** than the top disc it lands on, and the destination must end "
+        "**higher** than the source tower was before the move.\n"
+        "Moving onto an **empty spot** is never allowed."
+    ),
+    "special": N_(
+        "Each disc carries the mark of its colour: red ●, blue ■, green ▲, yellow ◆, "
+        "white ★, black ✖.\n"
+        "**Misère**: taking the last disc loses the set (2 players or teams).\n"
+        "**Teams** (4 players): seats 1 and 3 play against seats 2 and 4.\n"
+        "**Weighted**: a disc scores its size (1 to 4). **Last take**: the set winner "
+        "scores only the discs of the final take."
+    ),
+    "notation": N_(
+        "Use the buttons under the board, or type with {/move}:\n"
+        "`take r`: take red (r red, b blue, g green, y yellow, w white, k black).\n"
+        "`move 3 2 5`: move the top 2 discs of spot 3 onto spot 5."
+    ),
+}
+
+
 class Varanasi(Presentation):
     game = "varanasi"
+    guide = GUIDE
     command_help = N_("Open a Varanasi table (2–4 players): towers of discs, take colours or "
                       "stack")
     option_help = {
@@ -47,10 +87,6 @@ class Varanasi(Presentation):
     }
     example_plies = 5
     button_kinds = frozenset({"take"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.guide = GUIDE
 
     def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
         events = events_of(engine, state, seat, move)
@@ -99,43 +135,5 @@ class Varanasi(Presentation):
                            points=ev["points"][ev["winner"]], scores=scores)
         return None
 
-
-GUIDE: dict[str, str] = {
-    "goal": N_(
-        "Towers of discs stand on numbered spots; every player may move every disc. "
-        "Whoever takes the **last disc** wins the set and scores the discs they took "
-        "in it (one point each).\n"
-        "The match lasts several sets (3 by default); the highest total wins."
-    ),
-    "setup": N_(
-        "Each colour has four discs: **large (4), medium (3), small (2) and tip (1)**. "
-        "The discs in play are stacked at random into towers, one tower per spot, each "
-        "disc smaller than the one below.\n"
-        "A spot that becomes empty stays empty for the rest of the set."
-    ),
-    "turn": N_(
-        "Do one of these; **passing is not allowed**:\n"
-        "**Take a colour**: remove the top disc of every tower whose top disc has that "
-        "colour, and keep them.\n"
-        "**Move**: take the top discs of one tower (one or more, even the whole tower) "
-        "and put them on **another tower**, in the same order. The lowest moved disc must "
-        "be **smaller** than the top disc it lands on, and the destination must end "
-        "**higher** than the source tower was before the move.\n"
-        "Moving onto an **empty spot** is never allowed."
-    ),
-    "special": N_(
-        "Each disc carries the mark of its colour: red ●, blue ■, green ▲, yellow ◆, "
-        "white ★, black ✖.\n"
-        "**Misère**: taking the last disc loses the set (2 players or teams).\n"
-        "**Teams** (4 players): seats 1 and 3 play against seats 2 and 4.\n"
-        "**Weighted**: a disc scores its size (1 to 4). **Last take**: the set winner "
-        "scores only the discs of the final take."
-    ),
-    "notation": N_(
-        "Use the buttons under the board, or type with {/move}:\n"
-        "`take r`: take red (r red, b blue, g green, y yellow, w white, k black).\n"
-        "`move 3 2 5`: move the top 2 discs of spot 3 onto spot 5."
-    ),
-}
 
 PRESENTATION = Varanasi()
