@@ -265,7 +265,7 @@ def _move(state: SenetState, info: tuple[int, int, bool], ev: list | None) -> Se
     if t == 0:
         board = board[: s - 1] + EMPTY + board[s:]
         if ev is not None:
-            ev.append({"type": "bear_off", "seat": turn, "from": s})
+            ev.append({"type": "bear_off", "seat": turn, "from": s, "throw": state.throw})
         return _bear_off(board, state.off, turn, extra, ev)
     victim = board[t - 1]  # "." or the opponent: what ends up on square s
     if victim != EMPTY and t > WATER_SQ:
@@ -400,7 +400,7 @@ class SenetEngine(Engine):
             if v == 4:  # the try succeeded: the stone leaves from 27, and a 4 throws again
                 board = _set(state.board, WATER_SQ, EMPTY)
                 if ev is not None:
-                    ev.append({"type": "bear_off", "seat": turn, "from": WATER_SQ})
+                    ev.append({"type": "bear_off", "seat": turn, "from": WATER_SQ, "throw": v})
                 return _bear_off(board, state.off, turn, True, ev)
             if ev is not None:
                 ev.append({"type": "water_fail", "seat": turn})

@@ -1,36 +1,54 @@
 """Board pictures (Pillow): one module per game plus the shared theme; views in, PNG bytes out.
 
-`render(game_id, view, events)` and `render_game_over(game_id, view, outcome)` dispatch to
-`renderers.<game_id>.render_board` / `render_game_over` (each takes a keyword `gettext`: the
-words of the picture in the caller's language, see renderers.theme.tr), importing the module
-only when asked, so one missing or broken module never breaks the others.
+`render(game_id, view, events)` and `render_game_over(game_id, view, outcome)` dispatch to the
+game's renderer module's `render_board` / `render_game_over` (each takes a keyword `gettext`:
+the words of the picture in the caller's language, see renderers.theme.tr). A game with
+private decisions (engine info) also has `render_hand(view, seat, gettext=...)`, and a module
+may list its own sample pictures for renderers.gallery as `gallery_samples()`.
+
+The built-in games' modules are `renderers.<game_id>`, imported only when asked, so one
+missing or broken module never breaks the others; another game (see `engines.register`)
+joins with `register(game_id, module)`.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from engines import GAME_IDS, game_ids
+from engines.registry import Registry
 from renderers.theme import Gettext
 
-GAME_IDS = ("varanasi", "six_nimmt", "senet", "cows_leopards")
+
+def _missing(game_id: str) -> ModuleType:
+    raise ValueError(f"no renderer for {game_id!r}; games: {', '.join(game_ids())}")
+
+
+_RENDERERS: Registry[ModuleType] = Registry("renderers", GAME_IDS, "", _missing)
+
+
+def register(game_id: str, renderer: ModuleType) -> None:
+    """Draw `game_id` (a game added with `engines.register`) with `renderer`."""
+    _RENDERERS.register(game_id, renderer)
+
+
+def unregister(game_id: str) -> None:
+    _RENDERERS.unregister(game_id)
 
 
 def module(game_id: str) -> ModuleType:
-    """The renderer module of `game_id` (ValueError for an unknown id)."""
-    if game_id not in GAME_IDS:
-        raise ValueError(f"unknown game {game_id!r}; games: {', '.join(GAME_IDS)}")
-    return import_module(f"renderers.{game_id}")
+    """The renderer module of `game_id` (ValueError for a game without one)."""
+    return _RENDERERS.get(game_id)
 
 
 def available() -> list[str]:
     """The game ids whose renderer module imports."""
     found = []
-    for game_id in GAME_IDS:
+    for game_id in game_ids():
         try:
             module(game_id)
-        except ImportError:
+        except (ImportError, ValueError):
             continue
         found.append(game_id)
     return found
@@ -49,4 +67,11 @@ def render_game_over(game_id: str, view: dict[str, Any], outcome: dict[str, Any]
     return module(game_id).render_game_over(view, outcome, gettext=gettext)
 
 
-__all__ = ["GAME_IDS", "available", "module", "render", "render_game_over"]
+def render_hand(game_id: str, view: dict[str, Any], seat: int,
+                gettext: Gettext | None = None) -> bytes:
+    """What `seat` alone may see for a private decision, from `eng.view(state, seat)`."""
+    return module(game_id).render_hand(view, seat, gettext=gettext)
+
+
+__all__ = ["available", "module", "register", "render", "render_game_over", "render_hand",
+           "unregister"]

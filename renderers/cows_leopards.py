@@ -1,7 +1,7 @@
 """Cows and Leopards pictures: the board (A or B) from the engine's board data, the pieces,
 pieces in hand, captures, whose turn, and the last drop, step or jump.
 
-Input is the public view (the position JSON of ../shared/rules/cows_leopards.md plus
+Input is the public view (the position JSON of docs/rules/cows_leopards.md plus
 "to_act") and the last move's events (engines/EVENTS.md). The board's points, lines and
 coordinates come only from `engines.cows_leopards.board(board_id)`; the sandstone faces are
 the board's smallest cycles (triangles and quadrilaterals of lines), so a board added to the
@@ -12,14 +12,18 @@ leopards orange discs with rosettes: shape, colour and brightness all differ.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from engines import get_engine
 from engines.cows_leopards import board as board_data
 from renderers import theme
+
+if TYPE_CHECKING:
+    from renderers.gallery import Case
 
 S = 70  # lattice spacing in px
 PAD = 72  # lattice edge to the board frame's edge (labels live in this band)
@@ -314,9 +318,9 @@ def _draw_side(
     """The side panel: with `result` (scores, reason) the winner card first; the cows and
     leopards cards (badge, piece, in hand, on the board; the side to act ringed), the
     captures against the target, and at the bottom the last move and the quiet count."""
-    opts = view.get("options") or {}
+    opts = view["options"]
     hand = view.get("hand") or {}
-    target = int(opts.get("captures") or 8)
+    target = int(opts["captures"])
     captured = int(view.get("captured") or 0)
     to_act = set(view.get("to_act") or [])
     x0, x1 = lay.side_x, lay.side_x + SIDE_W
@@ -347,7 +351,7 @@ def _draw_side(
     quiet = hand.get("cows", 0) == 0 and result is None
     deadline = bool(opts.get("leopard_deadline")) and result is None
     if quiet:
-        limit = opts.get("quiet_limit") or 100
+        limit = opts["quiet_limit"]
         theme.text(d, (x0 + 8, y - 16), theme.tr("quiet {count} / {limit}",
                                                   count=view.get("quiet", 0), limit=limit),
                    TEXT - 1, theme.MUTED, anchor="lm")
@@ -435,7 +439,7 @@ def _draw_result(
                    anchor="mm")
     if reason:
         why = theme.tr(REASONS[reason], captured=captured, target=target,
-                       n=opts.get("quiet_limit") or 100) if reason in REASONS else reason
+                       n=opts["quiet_limit"]) if reason in REASONS else reason
         theme.text(d, (cx, y + 116), why, theme.fit(why, TEXT, x1 - x0 - 24, smallest=TEXT - 3),
                    theme.INK, anchor="mm")
     return y + h
@@ -476,3 +480,12 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     scores = list(outcome.get("scores") or [])
     _draw_side(d, lay, view, None, (scores, _reason(view, outcome)))
     return theme.to_png(img)
+
+
+def gallery_samples() -> Iterator[Case]:
+    """Sample pictures for renderers.gallery: both boards, early, later and the end."""
+    from renderers.gallery import standard_samples
+
+    for board in ("A", "B"):
+        yield from standard_samples("cows_leopards", 2, {"board": board}, 5, (10, 40),
+                                    prefix=f"board{board}_")

@@ -18,7 +18,6 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -71,15 +70,8 @@ def has(events: list[dict], *kinds: str) -> bool:
     return any(e.get("type") in kinds for e in events)
 
 
-def _module(game_id: str):
-    try:
-        return import_module(f"renderers.{game_id}")
-    except ImportError:
-        return None
-
-
-def _game_over(game_id: str, players: int, options: dict | None, seed: int
-               ) -> Iterator[Case]:
+def game_over(game_id: str, players: int, options: dict | None, seed: int) -> Iterator[Case]:
+    """The final picture of a seeded random game ("over")."""
     eng, state, _ = play(game_id, players, options, seed)
     outcome = eng.outcome(state)
     if outcome is not None:
@@ -87,95 +79,9 @@ def _game_over(game_id: str, players: int, options: dict | None, seed: int
         yield "over", partial(renderers.render_game_over, game_id, view, outcome)
 
 
-# --- per game ------------------------------------------------------------------------------
-def six_nimmt() -> Iterator[Case]:
-    mod = import_module("renderers.six_nimmt")
-    configs = [
-        ("standard5", 5, {}),
-        ("pro4", 4, {"professional": True}),
-        ("logical3", 3, {"cards": "logical"}),
-        ("standard10", 10, {}),
-    ]
-    for name, n, opts in configs:
-        seed = 7 + n
-
-        def took(state: Any, view: dict, events: list[dict]) -> bool:
-            return has(events, "take") and view["phase"] == "pick" and view["round"] >= 1
-
-        eng, state, events = play("six_nimmt", n, opts, seed, took)
-        view = eng.view(state, None)
-        yield f"{name}_table_after_take", partial(mod.render_table, view, events)
-        yield f"{name}_reveal", partial(mod.render_reveal, view, events)
-
-        def picking(state: Any, view: dict, events: list[dict]) -> bool:
-            return view["phase"] == "pick" and sum(p is not None for p in view["picked"]) >= 2
-
-        eng, state, events = play("six_nimmt", n, opts, seed + 1, picking)
-        yield f"{name}_table_picking", partial(mod.render_table, eng.view(state, None), events)
-        yield f"{name}_hand_seat1", partial(mod.render_hand, eng.view(state, 0), 0)
-
-        def choosing(state: Any, view: dict, events: list[dict]) -> bool:
-            return view["phase"] in ("take", "side")
-
-        eng, state, events = play("six_nimmt", n, opts, seed + 2, choosing)
-        if eng.view(state, None)["phase"] in ("take", "side"):
-            view = eng.view(state, None)
-            yield f"{name}_table_choose", partial(mod.render_table, view, events)
-        if opts.get("cards") == "logical":
-
-            def drafting(state: Any, view: dict, events: list[dict]) -> bool:
-                return view["phase"] == "draft" and len(view["pool"]) < 20
-
-            eng, state, events = play("six_nimmt", n, opts, seed, drafting)
-            yield f"{name}_table_draft", partial(mod.render_table, eng.view(state, None), events)
-        for label, draw in _game_over("six_nimmt", n, opts, seed):
-            yield f"{name}_{label}", draw
-
-
-def senet() -> Iterator[Case]:
-    mod = import_module("renderers.senet")
-    moments: list[tuple[str, Stop]] = [
-        ("start_throw", lambda s, v, e: has(e, "throw")),
-        ("move", lambda s, v, e: has(e, "move") and not has(e, "swap")),
-        ("swap", lambda s, v, e: has(e, "swap") and not has(e, "drown")),
-        ("backward", lambda s, v, e: any(x.get("backward") for x in e)),
-        ("drown", lambda s, v, e: has(e, "drown")),
-        ("bear_off", lambda s, v, e: has(e, "bear_off")),
-        ("water", lambda s, v, e: v["phase"] == "water"),
-        ("water_return", lambda s, v, e: has(e, "water_return")),
-        ("pass", lambda s, v, e: has(e, "pass")),
-    ]
-    for name, stop in moments:
-        for seed in range(1, 60):
-            eng, state, events = play("senet", 2, None, seed, stop)
-            view = eng.view(state, None)
-            if events and stop(state, view, events):
-                yield name, partial(mod.render_board, view, events)
-                break
-    yield from _game_over("senet", 2, None, 3)
-
-
-def varanasi() -> Iterator[Case]:
-    for n in (2, 4):
-        eng, state, events = _after_moves("varanasi", n, None, 11 + n, 9)
-        yield f"p{n}_mid", partial(renderers.render, "varanasi", eng.view(state, None), events)
-        for label, draw in _game_over("varanasi", n, None, 11 + n):
-            yield f"p{n}_{label}", draw
-
-
-def cows_leopards() -> Iterator[Case]:
-    for board in ("A", "B"):
-        opts = {"board": board}
-        for k in (10, 40):
-            eng, state, events = _after_moves("cows_leopards", 2, opts, 5, k)
-            view = eng.view(state, None)
-            yield f"board{board}_move{k}", partial(renderers.render, "cows_leopards", view, events)
-        for label, draw in _game_over("cows_leopards", 2, opts, 5):
-            yield f"board{board}_{label}", draw
-
-
-def _after_moves(game_id: str, players: int, options: dict | None, seed: int, k: int
-                 ) -> tuple[Any, Any, list[dict]]:
+def after_moves(game_id: str, players: int, options: dict | None, seed: int, k: int
+                ) -> tuple[Any, Any, list[dict]]:
+    """A seeded random game stopped after `k` moves (chance included)."""
     count = [0]
 
     def stop(state: Any, view: dict, events: list[dict]) -> bool:
@@ -185,23 +91,34 @@ def _after_moves(game_id: str, players: int, options: dict | None, seed: int, k:
     return play(game_id, players, options, seed, stop)
 
 
-GAMES: dict[str, Callable[[], Iterator[Case]]] = {
-    "six_nimmt": six_nimmt,
-    "senet": senet,
-    "varanasi": varanasi,
-    "cows_leopards": cows_leopards,
-}
+def standard_samples(game_id: str, players: int, options: dict | None = None, seed: int = 5,
+                     moves: tuple[int, ...] = (9,), prefix: str = "") -> Iterator[Case]:
+    """A board after each count of `moves` and the final picture: what a renderer without
+    its own `gallery_samples` shows."""
+    for k in moves:
+        eng, state, events = after_moves(game_id, players, options, seed, k)
+        yield f"{prefix}move{k}", partial(renderers.render, game_id, eng.view(state, None),
+                                          events)
+    for label, draw in game_over(game_id, players, options, seed):
+        yield f"{prefix}{label}", draw
+
+
+def game_samples(game_id: str) -> Iterator[Case]:
+    """The renderer's own `gallery_samples()`, else the standard ones."""
+    make = getattr(renderers.module(game_id), "gallery_samples", None)
+    if make is not None:
+        yield from make()
+        return
+    yield from standard_samples(game_id, get_engine(game_id).min_players)
 
 
 def cases(games: list[str] | None = None) -> Iterator[Case]:
     """(file stem, function drawing the PNG) for every sample picture of every game whose
     renderer module imports (all games, or those in `games`)."""
-    for game_id, make in GAMES.items():
+    for game_id in renderers.available():
         if games is not None and game_id not in games:
             continue
-        if _module(game_id) is None:
-            continue
-        for name, draw in make():
+        for name, draw in game_samples(game_id):
             yield f"{game_id}_{name}", draw
 
 

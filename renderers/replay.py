@@ -147,21 +147,11 @@ def frame_offset(size: tuple[int, int], canvas: tuple[int, int]) -> tuple[int, i
 
 
 # --- the animation --------------------------------------------------------------------------
-def render_replay(
-    game: str,
-    options: dict[str, Any] | None,
-    players: int,
-    log: Sequence[Sequence[Any]],
-    *,
-    outcome: dict[str, Any] | None = None,
-    frame_ms: int = 900,
-    final_hold_ms: int = 3000,
-    max_bytes: int = 8_000_000,
-) -> bytes:
-    """An animated GIF of the whole game (module docstring), at most `max_bytes`. Blocking
-    (about 25 ms a frame): run it in a worker thread."""
-    return build_replay(game, options, players, log, outcome=outcome, frame_ms=frame_ms,
-                        final_hold_ms=final_hold_ms, max_bytes=max_bytes).data
+def render_replay(game: str, options: dict[str, Any] | None, players: int,
+                  log: Sequence[Sequence[Any]], **settings: Any) -> bytes:
+    """An animated GIF of the whole game (module docstring), at most `max_bytes`; `settings`
+    are `build_replay`'s keywords. Blocking (about 25 ms a frame): run it in a worker."""
+    return build_replay(game, options, players, log, **settings).data
 
 
 def build_replay(

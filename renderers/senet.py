@@ -7,12 +7,16 @@ drowning). Inputs are `eng.view(state, None)` and the events of engines/EVENTS.m
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from typing import Any
+from collections.abc import Iterator
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from renderers import theme as T
+
+if TYPE_CHECKING:
+    from renderers.gallery import Case
 
 WIDTH = 1100
 SQ = 92  # square size
@@ -193,10 +197,8 @@ def _throw_of(view: dict[str, Any], events: list[dict]) -> tuple[int | None, int
     for ev in events:
         if ev.get("type") == "move":
             return abs(ev["to"] - ev["from"]), int(ev["seat"]), "last"
-        if ev.get("type") == "bear_off":
-            value = {26: 5, 27: 4, 28: 3, 29: 2}.get(ev["from"])
-            if value is not None:
-                return value, int(ev["seat"]), "last"
+        if ev.get("type") == "bear_off" and ev.get("throw") is not None:
+            return int(ev["throw"]), int(ev["seat"]), "last"
     return None, None, ""
 
 
@@ -452,3 +454,28 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
 
 
 __all__ = ["centre", "render_board", "render_game_over", "square_box", "sticks", "stone"]
+
+
+def gallery_samples() -> Iterator[Case]:
+    """Sample pictures for renderers.gallery: each kind of move, the water, the end."""
+    from renderers.gallery import Stop, game_over, has, play
+
+    moments: list[tuple[str, Stop]] = [
+        ("start_throw", lambda s, v, e: has(e, "throw")),
+        ("move", lambda s, v, e: has(e, "move") and not has(e, "swap")),
+        ("swap", lambda s, v, e: has(e, "swap") and not has(e, "drown")),
+        ("backward", lambda s, v, e: any(x.get("backward") for x in e)),
+        ("drown", lambda s, v, e: has(e, "drown")),
+        ("bear_off", lambda s, v, e: has(e, "bear_off")),
+        ("water", lambda s, v, e: v["phase"] == "water"),
+        ("water_return", lambda s, v, e: has(e, "water_return")),
+        ("pass", lambda s, v, e: has(e, "pass")),
+    ]
+    for name, stop in moments:
+        for seed in range(1, 60):
+            eng, state, events = play("senet", 2, None, seed, stop)
+            view = eng.view(state, None)
+            if events and stop(state, view, events):
+                yield name, partial(render_board, view, events)
+                break
+    yield from game_over("senet", 2, None, 3)

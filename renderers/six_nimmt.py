@@ -9,14 +9,18 @@ icons (1, 2, 3, 5 or 7), so they read without colour vision.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from engines.six_nimmt import bullheads
+from engines.six_nimmt import HAND, bullheads
 from renderers import theme as T
+
+if TYPE_CHECKING:
+    from renderers.gallery import Case
 
 WIDTH = 1100
 TEXT = 27  # the smallest text: 24 px per 1000 px of these ~1050-1150 px canvases
@@ -230,7 +234,7 @@ def _turn_no(view: dict[str, Any]) -> int | None:
         return None
     sizes = view.get("hand_sizes") or [len(h or []) for h in view["hands"]]
     held = [sizes[i] + (1 if view["picked"][i] is not None else 0) for i in range(len(sizes))]
-    played = 10 - max(held)
+    played = HAND - max(held)
     return played + 1 if view["phase"] == "pick" else played
 
 
@@ -331,7 +335,7 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     to_act = set(view.get("to_act") or [])
     phase = view.get("phase")
     pending = view.get("pending") or {}
-    start = int(view["options"].get("points", 66))
+    start = int(view["options"]["points"])
     T.text(draw, (x0 + 20, y0 + 26), T.tr("points"), TEXT, T.MUTED, anchor="lm")
     line_h = min(64, (y1 - y0 - 64) / n)
     badge = int(min(46, line_h - 4))
@@ -612,7 +616,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     scores = list(outcome.get("scores") or view["points"])
     ranks = list(outcome.get("ranks") or [1] * len(scores))
     n = len(scores)
-    start = int(view["options"].get("points", 66))
+    start = int(view["options"]["points"])
     width = 1000
     line_h = 64
     height = 64 + 30 + n * line_h + 64
@@ -658,3 +662,50 @@ __all__ = [
     "Played", "bull_icon", "card", "mini_card", "render_board", "render_game_over",
     "render_hand", "render_reveal", "render_table", "turn_cards",
 ]
+
+
+def gallery_samples() -> Iterator[Case]:
+    """Sample pictures for renderers.gallery: tables, reveals, hands and the end, for four
+    option sets."""
+    from renderers.gallery import game_over, has, play
+
+    configs = [
+        ("standard5", 5, {}),
+        ("pro4", 4, {"professional": True}),
+        ("logical3", 3, {"cards": "logical"}),
+        ("standard10", 10, {}),
+    ]
+    for name, n, opts in configs:
+        seed = 7 + n
+
+        def took(state: Any, view: dict, events: list[dict]) -> bool:
+            return has(events, "take") and view["phase"] == "pick" and view["round"] >= 1
+
+        eng, state, events = play("six_nimmt", n, opts, seed, took)
+        view = eng.view(state, None)
+        yield f"{name}_table_after_take", partial(render_table, view, events)
+        yield f"{name}_reveal", partial(render_reveal, view, events)
+
+        def picking(state: Any, view: dict, events: list[dict]) -> bool:
+            return view["phase"] == "pick" and sum(p is not None for p in view["picked"]) >= 2
+
+        eng, state, events = play("six_nimmt", n, opts, seed + 1, picking)
+        yield f"{name}_table_picking", partial(render_table, eng.view(state, None), events)
+        yield f"{name}_hand_seat1", partial(render_hand, eng.view(state, 0), 0)
+
+        def choosing(state: Any, view: dict, events: list[dict]) -> bool:
+            return view["phase"] in ("take", "side")
+
+        eng, state, events = play("six_nimmt", n, opts, seed + 2, choosing)
+        if eng.view(state, None)["phase"] in ("take", "side"):
+            view = eng.view(state, None)
+            yield f"{name}_table_choose", partial(render_table, view, events)
+        if opts.get("cards") == "logical":
+
+            def drafting(state: Any, view: dict, events: list[dict]) -> bool:
+                return view["phase"] == "draft" and len(view["pool"]) < 20
+
+            eng, state, events = play("six_nimmt", n, opts, seed, drafting)
+            yield f"{name}_table_draft", partial(render_table, eng.view(state, None), events)
+        for label, draw in game_over("six_nimmt", n, opts, seed):
+            yield f"{name}_{label}", draw

@@ -1,6 +1,6 @@
 """Varanasi pictures: the spots with their towers, the discs each seat took, scores, turn.
 
-Input is the public view (the position JSON of ../shared/rules/varanasi.md plus "to_act") and
+Input is the public view (the position JSON of docs/rules/varanasi.md plus "to_act") and
 the last move's events (engines/EVENTS.md). Discs are drawn from the side, like the Tower of
 Hanoi, four widths for the four sizes; every disc carries the shape of its colour (red
 circle, blue square, green triangle, yellow diamond, white star, black cross), the same in
@@ -10,13 +10,19 @@ every language, so colour is never the only cue. Words come from `theme.tr`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from engines import ranks_from_scores
+from engines import get_engine, ranks_from_scores
 from renderers import theme
+
+if TYPE_CHECKING:
+    from renderers.gallery import Case
+
+ENGINE = get_engine("varanasi")  # its teams, never re-derived here
 
 WIDTH = 1000
 MARGIN = 32
@@ -233,8 +239,13 @@ def _players(view: dict[str, Any]) -> int:
     return int(_options(view).get("players") or len(view.get("scores") or []) or 2)
 
 
+def _team_groups(view: dict[str, Any]) -> list[list[int]] | None:
+    """The engine's teams (doubles: seats 1 and 3 against 2 and 4), None without teams."""
+    return ENGINE.teams(_options(view)) if _players(view) == 4 else None
+
+
 def _teams(view: dict[str, Any]) -> bool:
-    return bool(_options(view).get("teams")) and _players(view) == 4
+    return _team_groups(view) is not None
 
 
 def _subtitle(view: dict[str, Any]) -> str:
@@ -434,8 +445,8 @@ def _mini_towers(d: ImageDraw.ImageDraw, x: float, bottom: float, discs: list[Di
 
 def _seat_layout(view: dict[str, Any]) -> list[int]:
     """Seats left to right; with teams, partners side by side (1 3 | 2 4)."""
-    players = _players(view)
-    return [0, 2, 1, 3] if _teams(view) else list(range(players))
+    return [s for team in _team_groups(view) or [[s] for s in range(_players(view))]
+            for s in team]
 
 
 def _seats_height(view: dict[str, Any]) -> int:
@@ -580,8 +591,8 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     scores = list(outcome.get("scores") or view.get("scores") or [])
     players = len(scores) or _players(view)
     scores += [0] * (players - len(scores))
-    teams = _teams(view) and players == 4
-    groups = [[0, 2], [1, 3]] if teams else [[s] for s in range(players)]
+    teams = _team_groups(view) if players == 4 else None
+    groups = [list(g) for g in teams] if teams else [[s] for s in range(players)]
     ranks = list(outcome.get("ranks") or [])
     if len(ranks) != players:
         team_of = {s: g for g in groups for s in g}
@@ -633,3 +644,11 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
                    anchor="rm")
         y += row_h
     return theme.to_png(img)
+
+
+def gallery_samples() -> Iterator[Case]:
+    """Sample pictures for renderers.gallery: 2 and 4 players, mid-game and the end."""
+    from renderers.gallery import standard_samples
+
+    for n in (2, 4):
+        yield from standard_samples("varanasi", n, None, 11 + n, (9,), prefix=f"p{n}_")

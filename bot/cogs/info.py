@@ -11,25 +11,31 @@ from discord.ext import commands
 
 from bot.i18n import N_
 from bot.ui import guide, info
-from bot.ui.board import GAME_TITLES
 from bot.ui.help import show_help
+from engines import game_ids, get_engine
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
-GAME_CHOICES = [
-    app_commands.Choice(name=locale_str(title), value=game) for game, title in GAME_TITLES.items()
-]
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """Every game registered now (engines.game_ids), by its display name (translated)."""
+    return [app_commands.Choice(name=locale_str(get_engine(game).info.name), value=game)
+            for game in game_ids()]
 
 
 class InfoCog(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+        # The game lists are read when the bot builds its commands, not at import: a game
+        # registered before the bot starts is offered too.
+        for command in (self.rules, self.leaderboard):
+            command._params["game"].choices = game_choices()
 
     @app_commands.command(name="rules", description=locale_str(
         N_("How to play a game: a short illustrated guide (only you see it)")))
     @app_commands.describe(game=locale_str(N_("The game")))
-    @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         await guide.show_rules(self.bot, interaction, game)
 
@@ -41,7 +47,6 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="leaderboard",
                           description=locale_str(N_("The best players of this server")))
     @app_commands.describe(game=locale_str(N_("One game (default: all games)")))
-    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await info.show_leaderboard(self.bot, interaction, game)

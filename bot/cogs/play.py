@@ -11,24 +11,18 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.games import presentation
 from bot.i18n import N_
 from bot.ui.rules import SHUFFLE_HELP, SIDE_HELP, option_help, playable_options
 from bot.ui.settings import ABSENCE_CHOICES, DEADLINE_CHOICES
-from engines import GAME_IDS, Option, get_engine
+from engines import Option, game_ids, get_engine
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
-SIDES = {"cows": 0, "leopards": 1}
 DEADLINE_HELP = N_("Time per move at this table (default: the server's settings)")
 HINTS_HELP = N_("Allow hints at this table (then it is unrated)")
 ABSENCE_HELP = N_("When a player keeps missing turns (default: the server's settings)")
-COMMAND_HELP = {
-    "varanasi": N_("Open a Varanasi table (2–4 players): towers of discs, take colours or stack"),
-    "six_nimmt": N_("Open a 6 nimmt! table (2–10 players): don't take the sixth card"),
-    "senet": N_("Open a Senet table (2 players): the ancient Egyptian race game"),
-    "cows_leopards": N_("Open a Cows and Leopards table (2 players): 24 cows hunt 2 leopards"),
-}
 
 
 def annotation_for(option: Option) -> Any:
@@ -45,7 +39,8 @@ def play_callback(
 ) -> Callable[..., Coroutine[Any, Any, None]]:
     """A callback whose signature lists the game's options (all optional: engine defaults)."""
     options = playable_options(game)
-    with_sides = game == "cows_leopards"
+    shown = presentation(game)
+    sides = [str(side) for side in get_engine(game).info.sides] if shown.lobby_sides else []
 
     async def play(interaction: discord.Interaction, **values: Any) -> None:
         shuffle = values.pop("shuffle", None)
@@ -55,7 +50,7 @@ def play_callback(
         hints = values.pop("hints", None)
         chosen = {name: value for name, value in values.items() if value is not None}
         await bot.ui.open_table(interaction, game, chosen, shuffle=shuffle is not False,
-                                side=SIDES.get(side) if side else None,
+                                side=sides.index(side) if side else None,
                                 deadline=deadline, absence=absence, hints=bool(hints))
 
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -65,10 +60,10 @@ def play_callback(
         params.append(inspect.Parameter(option.name, kind, default=None,
                                         annotation=annotation_for(option)))
         descriptions[option.name] = locale_str(option_help(None, game, option))
-    if with_sides:
+    if sides:
         params.append(inspect.Parameter("side", kind, default=None,
-                                        annotation=Literal["cows", "leopards"]))
-        descriptions["side"] = locale_str(SIDE_HELP)
+                                        annotation=Literal[tuple(sides)]))  # type: ignore[valid-type]
+        descriptions["side"] = locale_str(shown.side_help or SIDE_HELP)
     else:
         params.append(inspect.Parameter("shuffle", kind, default=True, annotation=bool))
         descriptions["shuffle"] = locale_str(SHUFFLE_HELP)
@@ -85,12 +80,13 @@ def play_callback(
 
 
 def play_group(bot: TableBot) -> app_commands.Group:
+    """/play with one subcommand per game registered when the bot builds its commands."""
     group = app_commands.Group(name="play", description=locale_str(N_("Open a game table here")),
                                guild_only=True)
-    for game in GAME_IDS:
+    for game in game_ids():
         get_engine(game)  # fail loudly at start-up if an engine is missing
         group.add_command(app_commands.Command(
-            name=game, description=locale_str(COMMAND_HELP[game]),
+            name=game, description=locale_str(presentation(game).play_help()),
             callback=play_callback(bot, game), parent=group))
     return group
 

@@ -49,7 +49,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import Repository, TimerRow
-from bot.tables import pipeline, turns
+from bot.tables import pipeline
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Table
 from bot.tables.pipeline import AI_LEVEL, auto_levels, reminder_time
@@ -334,8 +334,7 @@ class DeadlineMixin:
                 return None  # the player (or another process) moved first
             absence = {seat: (misses, was_taken or (limit and not forfeit))}
             if forfeit:
-                outcome = turns.resigned_outcome(current.engine, current.state, seat,
-                                                 len(current.seats))
+                outcome = current.engine.resigned_outcome(current.state, seat)
                 outcome["forfeited"] = [seat]
                 made = pipeline.change(current, self.now(), outcome=outcome, absence=absence)
                 return await self._write(made, [])

@@ -6,7 +6,7 @@
 
 The file holds everything needed to rebuild the game exactly: the engine options, the seat
 count and the log of `(actor, move)` (chance moves included, actor -1), in the move strings of
-../shared/rules. `position` is the final `eng.dump(state)`: `load_export` replays the log and
+docs/rules/. `position` is the final `eng.dump(state)`: `load_export` replays the log and
 refuses a file whose log does not replay or does not reach that position, so a bug report (or
 a test) reproduces the game exactly.
 
@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.tables.models import Step, Table
-from engines import CHANCE, GAME_IDS, get_engine
+from engines import CHANCE, game_ids, get_engine
 
 FORMAT = "tabletop-bot/table"
 VERSION = 1
@@ -106,7 +106,7 @@ def load_export(data: dict[str, Any]) -> tuple[Any, list[Step]]:
     if not _is_int(version) or not 1 <= version <= VERSION:
         raise ValueError(f"version: this bot reads versions 1 to {VERSION}, not {version!r}")
     game = _field(data, "game")
-    if game not in GAME_IDS:
+    if game not in game_ids():
         raise ValueError(f"game: unknown game {game!r}")
     eng = get_engine(game)
     players = _field(data, "players")

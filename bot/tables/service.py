@@ -526,7 +526,7 @@ class TableService(DeadlineMixin):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
-            outcome = turns.resigned_outcome(table.engine, table.state, seat, len(table.seats))
+            outcome = table.engine.resigned_outcome(table.state, seat)
             return await self._write(pipeline.change(table, self.now(), outcome=outcome), [])
 
         result = await self._changing(table_id, build)

@@ -9,10 +9,9 @@
   pick stale, while a seat that has picked finds its old buttons stale. A stale `turn` is
   reported as "stale" before "not_your_turn": the button is what is wrong.
 - **Resign** always ends the table, because the engines cannot skip a seat that has left.
-  The resigner is ranked last (n). The other seats are ranked among themselves by the
-  position's current per-seat scores (the view's "scores" or "points" list, higher is better:
-  Varanasi's totals, 6 nimmt!'s points left) where the game keeps them, else tied at 1. With
-  two players this is simply: the other seat 1, the resigner 2. The outcome is
+  The outcome is the engine's `resigned_outcome(state, seat)`: the resigner (with its
+  partners, in doubles) ranks last, the others keep the order of `eng.standings` (Varanasi's
+  totals, 6 nimmt!'s points left) where the game keeps a score, else share first place:
   `{"scores": [...] or nulls, "ranks": [...], "resigned": [seat]}`.
 """
 
@@ -22,7 +21,7 @@ from typing import Any
 
 from bot.tables.errors import TableError
 from bot.tables.models import Table
-from engines import CHANCE, Engine, ranks_from_scores
+from engines import CHANCE, Engine
 
 
 def next_since(
@@ -52,35 +51,6 @@ def refusal(table: Table, user_id: int, turn: int | None) -> TableError | None:
     if seat not in table.to_act():
         return TableError("not_your_turn")
     return None
-
-
-def current_scores(view: dict[str, Any], players: int) -> list[float] | None:
-    """The position's per-seat scores where the game keeps them (higher is better)."""
-    for key in ("scores", "points"):
-        value = view.get(key)
-        if (
-            isinstance(value, list)
-            and len(value) == players
-            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        ):
-            return list(value)
-    return None
-
-
-def resigned_outcome(eng: Engine, state: Any, seat: int, players: int) -> dict[str, Any]:
-    """The outcome when `seat` resigns (module docstring)."""
-    scores = current_scores(eng.view(state, None), players)
-    others = [s for s in range(players) if s != seat]
-    ranks = [1] * players
-    if scores is not None and len(others) > 1:
-        for s, rank in zip(others, ranks_from_scores([scores[s] for s in others]), strict=True):
-            ranks[s] = rank
-    ranks[seat] = players
-    return {
-        "scores": scores if scores is not None else [None] * players,
-        "ranks": ranks,
-        "resigned": [seat],
-    }
 
 
 def clean_move(move: str) -> str:

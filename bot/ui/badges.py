@@ -8,23 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.games import presentation
+
 # Closest emoji to renderers.theme.SEAT_COLOURS, in the same order (seat 0 = badge 1).
 SEAT_EMOJI: tuple[str, ...] = ("🔵", "🟠", "🟢", "🟣", "💠", "🔴", "🟡", "⚪", "🔘", "🟤")
 
-# Sides with their own piece colours (the picture shows the pieces, the badge shows the seat).
-SIDE_EMOJI: dict[str, tuple[str, ...]] = {
-    "senet": ("⚪", "⚫"),
-    "cows_leopards": ("🐄", "🐆"),
-}
 
 
 def badge(seat: int, game: str | None = None) -> str:
-    """'🔵1' for seat 0; for games whose pieces have colours, the piece emoji is added."""
+    """'🔵1' for seat 0; for games whose pieces have colours (the presentation's side emoji:
+    the picture shows the pieces, the badge the seat), the piece emoji is added."""
     text = f"{SEAT_EMOJI[seat % len(SEAT_EMOJI)]}{seat + 1}"
-    sides = SIDE_EMOJI.get(game or "")
-    if sides and seat < len(sides):
-        text += sides[seat]
-    return text
+    return text + presentation(game).side_mark(seat) if game else text
 
 
 def clean_name(name: str, limit: int = 32) -> str:

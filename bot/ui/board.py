@@ -5,23 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import N_, t
+from bot.games import presentation
+from bot.i18n import t
 from bot.narration import narrate
 from bot.tables import Table
 from bot.ui.badges import seat_label
 
-GAME_TITLES = {
-    "varanasi": N_("Varanasi"),
-    "six_nimmt": N_("6 nimmt!"),
-    "senet": N_("Senet"),
-    "cows_leopards": N_("Cows and Leopards"),
-}
 MEDALS = ("🥇", "🥈", "🥉")
 MAX_CONTENT = 2000
 
 
 def game_title(locale: object, game: str) -> str:
-    return t(locale, GAME_TITLES.get(game, game))
+    return presentation(game).name(locale)
 
 
 def seat_names(table: Table) -> list[str]:
@@ -44,19 +39,21 @@ def players_line(table: Table, locale: object) -> str:
 
 
 def is_private_pick(table: Table, view: dict[str, Any] | None = None) -> bool:
-    """6 nimmt!'s face-down picks: every listed seat picks privately at the same time."""
-    if table.game != "six_nimmt" or table.status != "running":
+    """A face-down decision (engine info, e.g. 6 nimmt!'s picks): every seat to act decides
+    privately (DM or ephemeral), never with channel components."""
+    if table.status != "running":
         return False
     view = view if view is not None else table.view(None)
-    return view.get("phase") == "pick"
+    return table.engine.info.is_private(view.get("phase"))
 
 
 def picked_line(table: Table, view: dict[str, Any], locale: object) -> str:
-    """Who has picked, never what: ✅ for a face-down card, ⏳ for a pick still awaited."""
-    picked = view.get("picked") or []
+    """Who has picked, never what: ✅ for a face-down card, ⏳ for a pick still awaited (the
+    seats still to act)."""
+    waiting = set(table.to_act())
     names = seat_names(table)
     marks = [
-        f"{'✅' if i < len(picked) and picked[i] else '⏳'} {seat_label(i, n, table.game)}"
+        f"{'⏳' if i in waiting else '✅'} {seat_label(i, n, table.game)}"
         for i, n in enumerate(names)
     ]
     return t(locale, "Picked: {marks}", marks=" · ".join(marks))
@@ -68,19 +65,12 @@ def to_act_line(table: Table, view: dict[str, Any], locale: object) -> str:
         return ""
     who = ", ".join(mention(table.seats[s].user_id) for s in seats)
     phase = view.get("phase")
+    prompt = presentation(table.game).prompt(phase, locale, who)
+    if prompt is not None:
+        return prompt
     if is_private_pick(table, view):
-        return t(locale, "➡️ {who}: pick a card privately: use the menu I sent you by DM, "
-                 "or press **Pick privately**.", who=who)
-    if table.game == "six_nimmt" and phase == "take":
-        return t(locale, "➡️ {who}: your card is lower than every row; choose a row to take.",
-                 who=who)
-    if table.game == "six_nimmt" and phase == "side":
-        return t(locale, "➡️ {who}: choose which row end your card goes to.", who=who)
-    if table.game == "six_nimmt" and phase == "draft":
-        return t(locale, "➡️ {who}: draft a card from the pool.", who=who)
-    if table.game == "senet" and phase == "water":
-        return t(locale, "➡️ {who}: your stone is in the House of Water: return it or try "
-                 "for a 4.", who=who)
+        return t(locale, "➡️ {who}: choose privately: use the menu I sent you by DM, or press "
+                 "**Pick privately**.", who=who)
     return t(locale, "➡️ {who}: your turn. Use the buttons or menus below, or {/move}.",
              who=who)
 

@@ -106,30 +106,22 @@ class MoveButton(
         )
 
 
+def one_choice(custom_id: str, options: list[discord.SelectOption] | None,
+               placeholder: str | None) -> ui.Select:
+    """A select of exactly one option."""
+    return ui.Select(custom_id=custom_id, options=options or [], placeholder=placeholder,
+                     min_values=1, max_values=1)
+
+
 class MoveSelect(
     ui.DynamicItem[ui.Select],
     template=r"ms:(?P<table>\d+):(?P<ply>\d+):(?P<where>c\d*|e|h)",
 ):
-    def __init__(
-        self,
-        table_id: int,
-        ply: int,
-        where: str,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            ui.Select(
-                custom_id=f"ms:{table_id}:{ply}:{where}",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
+    def __init__(self, table_id: int, ply: int, where: str,
+                 options: list[discord.SelectOption] | None = None, *,
+                 placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(one_choice(f"ms:{table_id}:{ply}:{where}", options, placeholder),
+                         row=row)
         self.table_id, self.ply, self.where = table_id, ply, where
 
     @classmethod
@@ -146,25 +138,10 @@ class MoveSelect(
 
 
 class GroupSelect(ui.DynamicItem[ui.Select], template=r"mg:(?P<table>\d+):(?P<ply>\d+)"):
-    def __init__(
-        self,
-        table_id: int,
-        ply: int,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            ui.Select(
-                custom_id=f"mg:{table_id}:{ply}",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
+    def __init__(self, table_id: int, ply: int,
+                 options: list[discord.SelectOption] | None = None, *,
+                 placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(one_choice(f"mg:{table_id}:{ply}", options, placeholder), row=row)
         self.table_id, self.ply = table_id, ply
 
     @classmethod

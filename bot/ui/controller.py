@@ -372,7 +372,7 @@ class Controller:
         file = await hands.hand_file(table, seat, loc)
         kwargs: dict[str, Any] = {
             "content": hands.hand_text(table, seat, loc, f"<#{table.place_id}>"),
-            "view": view_of(hands.hand_items(table, moves, loc)),
+            "view": view_of(hands.hand_items(table, seat, moves, loc)),
         }
         if file is not None:
             kwargs["file"] = file

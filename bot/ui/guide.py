@@ -18,15 +18,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from bot.games import presentation
 from bot.i18n import t
 from bot.ui.board import game_title
 from bot.ui.components import view_of
 from bot.ui.drawing import draw
-from bot.ui.guide_texts import GUIDES, PAGE_TITLES, PAGES
+from bot.ui.guide_texts import PAGE_TITLES, PAGES
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from bot.ui.rules import example_picture, options_lines
-from engines import get_engine
+from engines import game_ids, get_engine
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -40,7 +41,8 @@ def page_text(locale: object, game: str, page: str) -> str:
     if page == "options":
         lines = options_lines(locale, game)
         return "\n\n".join(lines) if lines else t(locale, "This game has no options.")
-    return t(locale, GUIDES[game][page])
+    msgid = presentation(game).guide_page(page)
+    return t(locale, msgid) if msgid else t(locale, "This page is not written for this game yet.")
 
 
 def players_text(locale: object, game: str) -> str:
@@ -150,7 +152,7 @@ class PageSelect(ui.DynamicItem[ui.Select], template=r"rules:(?P<game>[a-z_]{1,4
 
     async def callback(self, interaction: discord.Interaction) -> None:
         page = self.item.values[0] if self.item.values else "goal"
-        if self.game not in GUIDES or page not in PAGES:
+        if self.game not in game_ids() or page not in PAGES:
             return
         await turn_page(interaction, self.game, page)
 
@@ -169,7 +171,7 @@ class ShareButton(ui.DynamicItem[ui.Button],
         return cls(match["game"], match["page"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if self.game not in GUIDES or self.page not in PAGES:
+        if self.game not in game_ids() or self.page not in PAGES:
             return
         await share_page(interaction, self.game, self.page)
 

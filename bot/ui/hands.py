@@ -1,4 +1,5 @@
-"""Private hands (6 nimmt! picks): the hand picture and a select of its cards, for one seat.
+"""Private decisions (engine info `private`, e.g. 6 nimmt!'s picks): the hand picture (the
+renderer's `render_hand`) and a select of the seat's moves, for one seat.
 
 Sent by DM at each pick turn, and as an ephemeral reply to "Pick privately". Only ever built
 from `table.view(seat)` and sent to that seat's player.
@@ -18,35 +19,34 @@ from bot.tables import Table
 from bot.ui.board import game_title
 from bot.ui.components import MoveSelect
 from bot.ui.drawing import draw, picture_words
+from bot.ui.labels import describe_all
 from bot.ui.moves import natural
 
 log = logging.getLogger(__name__)
 
 
-def render_hand_png(view: dict[str, Any], seat: int, locale: object = None) -> bytes:
-    from renderers import six_nimmt  # imported on use: renderers land independently
+def render_hand_png(game: str, view: dict[str, Any], seat: int, locale: object = None) -> bytes:
+    import renderers  # imported on use: a worker draws it
 
-    return six_nimmt.render_hand(view, seat, gettext=picture_words(locale))
+    return renderers.render_hand(game, view, seat, gettext=picture_words(locale))
 
 
 async def hand_file(table: Table, seat: int, locale: object = None) -> discord.File | None:
     """The hand picture in `locale`'s language, drawn in a worker thread; None if it cannot
     be drawn."""
     try:
-        png = await draw(render_hand_png, table.view(seat), seat, locale)
+        png = await draw(render_hand_png, table.game, table.view(seat), seat, locale)
     except Exception:
         log.exception("table %s: the hand of seat %s could not be drawn", table.id, seat)
         return None
     return discord.File(io.BytesIO(png), filename="hand.png")
 
 
-def hand_items(table: Table, moves: list[str], locale: object) -> list[ui.Item[Any]]:
+def hand_items(table: Table, seat: int, moves: list[str], locale: object) -> list[ui.Item[Any]]:
     if not moves:
         return []
-    options = [
-        discord.SelectOption(label=t(locale, "Card {card}", card=m.split()[1]), value=m)
-        for m in natural(moves)[:25]
-    ]
+    labels = describe_all(table.engine, table.state, seat, moves, locale)
+    options = [discord.SelectOption(label=labels[m], value=m) for m in natural(moves)[:25]]
     return [MoveSelect(table.id, table.ply, "h", options,
                        placeholder=t(locale, "Pick a card (face down)…"))]
 

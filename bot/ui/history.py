@@ -18,7 +18,7 @@ from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.errors import table_error_text
 from bot.ui.lobby import COLOUR
-from bot.ui.locales import ensure_language, interaction_channel_locale
+from bot.ui.locales import defer_public, ensure_language, interaction_channel_locale
 from bot.workers import Busy
 from renderers import replay
 
@@ -57,11 +57,8 @@ def history_line(game: FinishedTable, locale: object) -> str:
 async def show_history(
     bot: TableBot, interaction: discord.Interaction, member: discord.abc.User | None
 ) -> None:
-    await ensure_language(bot, interaction.guild_id)
-    loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
-    assert interaction.guild_id is not None
-    games = await recent_games(bot.service, interaction.guild_id,
+    loc, guild_id = await defer_public(bot, interaction)
+    games = await recent_games(bot.service, guild_id,
                                member.id if member is not None else None, HISTORY_LIMIT)
     if member is not None:
         name = clean_name(getattr(member, "display_name", None) or member.name)

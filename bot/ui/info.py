@@ -12,7 +12,7 @@ from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.computers import player_name
 from bot.ui.lobby import COLOUR
-from bot.ui.locales import ensure_language, interaction_channel_locale
+from bot.ui.locales import defer_public
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -27,11 +27,8 @@ def _rank(value: float | None) -> str:
 async def show_leaderboard(
     bot: TableBot, interaction: discord.Interaction, game: str | None
 ) -> None:
-    await ensure_language(bot, interaction.guild_id)
-    loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
-    assert interaction.guild_id is not None
-    rows = await bot.service.leaderboard(interaction.guild_id, game=game, limit=10)
+    loc, guild_id = await defer_public(bot, interaction)
+    rows = await bot.service.leaderboard(guild_id, game=game, limit=10)
     title = t(loc, "Leaderboard: {game}", game=game_title(loc, game)) if game else t(
         loc, "Leaderboard: all games")
     embed = discord.Embed(title=title, colour=COLOUR)
@@ -57,12 +54,9 @@ async def show_leaderboard(
 async def show_stats(
     bot: TableBot, interaction: discord.Interaction, member: discord.abc.User | None
 ) -> None:
-    await ensure_language(bot, interaction.guild_id)
-    loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
-    assert interaction.guild_id is not None
+    loc, guild_id = await defer_public(bot, interaction)
     who = member or interaction.user
-    stats = await bot.service.stats(interaction.guild_id, who.id)
+    stats = await bot.service.stats(guild_id, who.id)
     name = clean_name(getattr(who, "display_name", None) or stats.name or who.name)
     embed = discord.Embed(title=t(loc, "Stats: {name}", name=name), colour=COLOUR)
     if not stats.games:

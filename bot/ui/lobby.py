@@ -7,7 +7,8 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.i18n import N_, t
+from bot.games import presentation
+from bot.i18n import t
 from bot.i18n.commands import t_plain
 from bot.i18n.grammar import option_label
 from bot.tables import Table
@@ -18,17 +19,13 @@ from bot.ui.components import LobbyButton
 from bot.ui.computers import computer_items, computer_label
 from bot.ui.rules import value_label
 
-SIDE_NAMES = {"cows_leopards": (N_("cows"), N_("leopards"))}
-SIDE_EMOJI = {"cows_leopards": ("🐄", "🐆")}
 COLOUR = discord.Colour.from_rgb(222, 198, 150)
 
 
 def has_sides(game: str) -> bool:
-    return game in SIDE_NAMES
+    """Whether players choose a side (the engine's info.sides) in the lobby."""
+    return presentation(game).lobby_sides
 
-
-def side_name(locale: object, game: str, side: int) -> str:
-    return t(locale, SIDE_NAMES[game][side])
 
 
 def options_summary(table: Table, locale: object) -> str:
@@ -60,8 +57,9 @@ def seats_text(table: Table, locale: object) -> str:
         elif seat.user_id == table.host_id:
             name = t(locale, "{name} (host)", name=name)
         if has_sides(table.game) and seat.side is not None:
-            name = f"{SIDE_EMOJI[table.game][seat.side]} {name} · " + side_name(
-                locale, table.game, seat.side)
+            shown = presentation(table.game)
+            name = f"{shown.side_mark(seat.side)} {name} · " + shown.side_name(
+                locale, seat.side)
         lines.append(f"{index + 1}. {name}")
     return "\n".join(lines) or "—"
 
@@ -126,11 +124,12 @@ def lobby_items(table: Table, locale: object, *, shuffle: bool = True) -> list[u
     eng = table.engine
     items: list[ui.Item[Any]] = []
     if has_sides(table.game):
-        for side in (0, 1):
+        shown = presentation(table.game)
+        for side in range(len(eng.info.sides)):
             items.append(LobbyButton(
                 table.id, f"join{side}", style=discord.ButtonStyle.success,
-                emoji=SIDE_EMOJI[table.game][side],
-                label=t(locale, "Join as {side}", side=side_name(locale, table.game, side))))
+                emoji=shown.side_mark(side) or None,
+                label=t(locale, "Join as {side}", side=shown.side_name(locale, side))))
     else:
         items.append(LobbyButton(table.id, "join", label=t(locale, "Join"),
                                  style=discord.ButtonStyle.success))

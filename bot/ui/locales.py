@@ -72,3 +72,12 @@ def interaction_channel_locale(interaction: Any) -> object:
     """`channel_locale` for a public reply to an interaction."""
     return channel_locale(interaction.client, interaction.guild_id,
                           interaction.guild_locale or interaction.locale)
+
+
+async def defer_public(bot: Any, interaction: Any) -> tuple[object, int]:
+    """Defer a public answer to a server command: (the channel's locale, the guild id)."""
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)
+    await interaction.response.defer(thinking=True)
+    assert interaction.guild_id is not None  # the commands are guild-only
+    return loc, interaction.guild_id

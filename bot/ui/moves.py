@@ -1,10 +1,8 @@
 """The components a player to act gets on a board, built from the service's legal moves.
 
-- Senet: one button per movable stone, plus return / try / pass.
-- 6 nimmt!: "take row" buttons, "row end" buttons for a professional tie, a select for a
-  Logical draft (the pool is public); picks are private (see bot.ui.hands).
-- Varanasi: take-colour buttons and a select of moves.
-- Cows and Leopards: a select of moves.
+The game's presentation (bot/games/<game>.py) says which moves are buttons (Senet's stones,
+6 nimmt!'s rows, Varanasi's colours, with an emoji) and how moves group; the rest go into a
+select. Private decisions (6 nimmt!'s picks) never get channel components (bot.ui.hands).
 A select holds at most 25 options: with more moves the select lists groups first (piece →
 destination; drops by column; draft cards by tens) and the chosen group opens an ephemeral
 select of its moves.
@@ -18,14 +16,13 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.games import presentation
 from bot.i18n import t
 from bot.ui.components import GroupSelect, MoveButton, MoveSelect
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
-
-COLOUR_EMOJI = {"r": "🟥", "b": "🟦", "g": "🟩", "y": "🟨", "w": "⬜", "k": "⬛"}
 
 
 def natural_key(move: str) -> tuple[tuple[int, int | str], ...]:
@@ -37,40 +34,9 @@ def natural(moves: Sequence[str]) -> list[str]:
     return sorted(moves, key=natural_key)
 
 
-def is_button(game: str, move: str) -> bool:
-    """Whether `move` is drawn as a button (else it goes into a select)."""
-    kind = move.split(" ", 1)[0]
-    if game == "senet":
-        return True
-    if game == "six_nimmt":
-        return kind in ("take", "place")
-    if game == "varanasi":
-        return kind == "take"
-    return False
-
-
-def button_emoji(game: str, move: str) -> str | None:
-    if game == "varanasi" and move.startswith("take "):
-        return COLOUR_EMOJI.get(move[5:])
-    return None
-
-
 def group_of(game: str, move: str, locale: object = None) -> tuple[str, str]:
     """(key, label) of the group `move` belongs to when a select must be split."""
-    if game == "cows_leopards":
-        if move.startswith("drop "):
-            column = move[5:6]
-            return f"d{column}", t(locale, "Drop in column {column}", column=column)
-        start = move.replace("x", "-").split("-", 1)[0]
-        return f"p{start}", t(locale, "Piece on {point}", point=start)
-    if game == "varanasi" and move.startswith("move "):
-        spot = move.split()[1]
-        return f"s{spot}", t(locale, "From spot {spot}", spot=spot)
-    if game == "six_nimmt" and move.split(" ", 1)[0] in ("draft", "play"):
-        card = int(move.split()[1])
-        low = (card - 1) // 10 * 10 + 1
-        return f"c{low}", t(locale, "Cards {low}–{high}", low=low, high=low + 9)
-    return "all", t(locale, "Moves")
+    return presentation(game).group_of(move, locale)
 
 
 def groups(
@@ -116,15 +82,16 @@ def board_items(
     locale: object = None,
 ) -> list[ui.Item[Any]]:
     """Buttons and selects for one seat's legal `moves` on a channel board."""
+    shown = presentation(game)
     moves = natural(moves)
-    buttons = [m for m in moves if is_button(game, m)]
-    others = [m for m in moves if not is_button(game, m)]
+    buttons = [m for m in moves if shown.is_button(m)]
+    others = [m for m in moves if not shown.is_button(m)]
     items: list[ui.Item[Any]] = []
     button_rows = min(len(chunks(buttons, BUTTONS_PER_ROW)), MAX_ROWS - (1 if others else 0))
     for index, move in enumerate(buttons[: button_rows * BUTTONS_PER_ROW]):
         style = discord.ButtonStyle.secondary if move == "pass" else discord.ButtonStyle.primary
         items.append(MoveButton(table_id, ply, move, label=labels.get(move, move), style=style,
-                                emoji=button_emoji(game, move), row=index // BUTTONS_PER_ROW))
+                                emoji=shown.button_emoji(move), row=index // BUTTONS_PER_ROW))
     if not others:
         return items
     rows_left = MAX_ROWS - button_rows

@@ -329,7 +329,7 @@ class Publisher:
             file = await hands.hand_file(table, seat, locale)
             kwargs: dict[str, Any] = {
                 "content": hands.hand_text(table, seat, locale, self.place_text(table)),
-                "view": view_of(hands.hand_items(table, moves, locale)),
+                "view": view_of(hands.hand_items(table, seat, moves, locale)),
                 "allowed_mentions": NO_MENTIONS,
             }
             if file is not None:

@@ -1,53 +1,24 @@
-"""Option descriptions for /play (≤ 100 characters) and the generated parts of /rules: the
-options page (localised names, values and the defaults that really apply) and the example
-picture. The guide's texts are in bot/ui/guide_texts.py."""
+"""Option descriptions for /play (≤ 100 characters; each game's own are in its presentation,
+bot/games/<game>.py) and the generated parts of /rules: the options page (localised names,
+values and the defaults that really apply) and the example picture."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from bot.games import presentation
 from bot.i18n import CHOICE_CONTEXT, N_, t, translate_in_context
 from bot.i18n.grammar import join_phrases, option_label
 from engines import Option, get_engine
 
-OPTION_HELP: dict[tuple[str, str], str] = {
-    ("varanasi", "colours"): N_("Colours of discs in play, 3–6 (default 3, 4 or 5 for 2, 3 or "
-                                "4 players)"),
-    ("varanasi", "height_rule"): N_("after: the destination ends higher than the source was; "
-                                    "before: already higher"),
-    ("varanasi", "scoring"): N_("set_total: the set winner scores all discs taken; last_take: "
-                                "only the last take"),
-    ("varanasi", "weighted"): N_("A disc scores its size (1–4) instead of 1 point"),
-    ("varanasi", "misere"): N_("Taking the last disc loses the set (2 players or teams)"),
-    ("varanasi", "teams"): N_("Doubles for 4 players: seats 1 and 3 against seats 2 and 4"),
-    ("varanasi", "team_scoring"): N_("With teams: winner = only the set winner's discs score; "
-                                     "sum = both partners'"),
-    ("varanasi", "sets"): N_("How many sets the match lasts (default 3)"),
-    ("varanasi", "target"): N_("Instead of a number of sets: play until someone has this many "
-                               "points"),
-    ("six_nimmt", "points"): N_("Starting points; every bullhead taken costs one (default 66)"),
-    ("six_nimmt", "professional"): N_("Cards may also go before the left end of a row "
-                                      "(default off)"),
-    ("six_nimmt", "cards"): N_("standard: all 104 cards; tactical: only 1 to 10×players+4; "
-                               "logical: tactical, drafted"),
-    ("six_nimmt", "rounds"): N_("Also end after this many rounds (default: no limit)"),
-    ("cows_leopards", "board"): N_("A: 37 points (top and bottom triangles); B: 49 points, four "
-                                   "triangles (default)"),
-    ("cows_leopards", "captures"): N_("The leopards win after capturing this many cows "
-                                      "(default 8)"),
-    ("cows_leopards", "leopard_deadline"): N_("The second leopard must be dropped right after "
-                                              "the last cow (default off)"),
-    ("cows_leopards", "quiet_limit"): N_("Moves in a row without a capture that end the game in a "
-                                         "draw (default 100)"),
-}
-
 SHUFFLE_HELP = N_("Shuffle the turn order when the game starts (default true)")
-SIDE_HELP = N_("Your side: cows or leopards (default: decided when the game starts)")
+SIDE_HELP = N_("Your side (default: decided when the game starts)")
+
 
 def option_help(locale: object, game: str, option: Option) -> str:
     """A description of `option` for a slash option (at most 100 characters)."""
-    msgid = OPTION_HELP.get((game, option.name))
+    msgid = presentation(game).option_help.get(option.name)
     text = t(locale, msgid) if msgid else option.help
     return (text or option.name)[:100]
 
@@ -58,7 +29,6 @@ def playable_options(game: str) -> list[Option]:
 
 
 DEFAULT_NOTE = re.compile(r"\s*[(（](default|既定)[^)）]*[)）]\s*$")
-EXAMPLE_PLIES = {"six_nimmt": 4, "senet": 14, "varanasi": 5, "cows_leopards": 16}
 
 
 def value_label(locale: object, option: Option, value: Any) -> str:
@@ -122,7 +92,7 @@ def example_picture(game: str, locale: object = None, seed: int = 7) -> bytes:
         actor = eng.to_act(state)[0]
         if actor == CHANCE:
             move = eng.sample_chance(state, rng)
-        elif moves >= EXAMPLE_PLIES.get(game, 6):
+        elif moves >= presentation(game).example_plies:
             break
         else:
             move = rng.choice(eng.legal_moves(state, actor))

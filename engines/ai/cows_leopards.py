@@ -1,4 +1,4 @@
-"""Computer players for Cows and Leopards (../shared/rules/cows_leopards.md), for either side.
+"""Computer players for Cows and Leopards (docs/rules/cows_leopards.md), for either side.
 Nothing is hidden, so the view is the position.
 
 - easy: a random legal move, without the plainest blunders: the leopards capture when they

@@ -1,4 +1,4 @@
-"""Computer players for Senet (../shared/rules/senet.md). Nothing is hidden, so the view is
+"""Computer players for Senet (docs/rules/senet.md). Nothing is hidden, so the view is
 loaded as the position and searched with the engine's own moves.
 
 - easy: a random legal move, but a stone that can bear off does.

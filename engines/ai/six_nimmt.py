@@ -1,4 +1,4 @@
-"""Computer players for 6 nimmt! (../shared/rules/six_nimmt.md), from a seat's view only.
+"""Computer players for 6 nimmt! (docs/rules/six_nimmt.md), from a seat's view only.
 
 - easy: a random legal move, but never a card that certainly takes a row while a card that
   does not exists; takes a cheap row; never picks a side that takes a row when the other
@@ -34,25 +34,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from math import ceil, log2
 
-ROWS = 4
-ROW_LIMIT = 5
-HAND = 10
-DECK = 104
-
-
-def _bullheads(card: int) -> int:
-    if card == 55:
-        return 7
-    if card % 11 == 0:
-        return 5
-    if card % 10 == 0:
-        return 3
-    if card % 5 == 0:
-        return 2
-    return 1
-
-
-BULL: tuple[int, ...] = (0,) + tuple(_bullheads(c) for c in range(1, DECK + 1))
+from engines.six_nimmt import BULL, DECK, HAND, ROW_LIMIT, ROWS  # the engine's numbers
 
 # Simulated picks per second of budget for the hard level, measured on the 2-core build
 # machine under load (about 2x headroom): the count, not the clock, bounds the search.

@@ -1,4 +1,4 @@
-"""Computer players for Varanasi (../shared/rules/varanasi.md). Nothing is hidden, so the view
+"""Computer players for Varanasi (docs/rules/varanasi.md). Nothing is hidden, so the view
 is the position.
 
 - easy: a random legal move, but a take that wins the set is taken (and, in misère, a take

@@ -334,7 +334,7 @@ class Driver:
         self.actions += 1
         if self.actions % self.slash_every == 0:
             await self.by_slash(place, member, move)
-        elif table.game == "six_nimmt" and move.startswith("play "):
+        elif table.engine.info.is_private(table.view(None).get("phase")):
             await self.by_hand(table, board, member, move)
         else:
             await self.by_board(table, board, member, move)

@@ -10,7 +10,6 @@ import pytest
 
 from bot.storage import Repository
 from bot.tables import MoveResult, Table, TableError, TableService
-from bot.tables.turns import resigned_outcome
 from engines import CHANCE, get_engine
 from tests.bot.backends import Opener
 
@@ -383,15 +382,6 @@ async def test_resign_more_players_ranks_by_current_score(service: TableService)
             if points[a] == points[b]:
                 assert ranks[a] == ranks[b]
     assert result.table.outcome["scores"] == points
-
-
-def test_resigned_outcome_without_scores_ties_the_rest() -> None:
-    class NoScores:
-        def view(self, state: object, seat: int | None) -> dict:
-            return {"board": "..."}
-
-    outcome = resigned_outcome(NoScores(), None, 1, 3)  # type: ignore[arg-type]
-    assert outcome == {"scores": [None, None, None], "ranks": [1, 3, 1], "resigned": [1]}
 
 
 # -- restart safety ----------------------------------------------------------------------

@@ -269,7 +269,7 @@ def test_from_26_a_five_bears_off_and_throws_again() -> None:
     st, events = play(state(white=(26, 3), black=(10,), throw=5), "move 26")
     assert stones(st)[0] == [3] and ENG.dump(st)["off"] == [4, 4]
     assert events == [
-        {"type": "bear_off", "seat": 0, "from": 26},
+        {"type": "bear_off", "seat": 0, "from": 26, "throw": 5},
         {"type": "extra_throw", "seat": 0},
     ]
     assert ENG.dump(st)["turn"] == 0 and ENG.dump(st)["phase"] == "throw"
@@ -285,7 +285,7 @@ def test_judges_bear_off_only_with_their_number(square: int, good: int) -> None:
             assert move in moves
             st2, events = play(st, move)
             assert ENG.dump(st2)["off"][0] == 4
-            assert {"type": "bear_off", "seat": 0, "from": square} in events
+            assert {"type": "bear_off", "seat": 0, "from": square, "throw": good} in events
         else:
             assert move not in moves
             with pytest.raises(IllegalMove, match=f"exactly {good}"):
@@ -407,7 +407,7 @@ def test_water_try_with_a_four_bears_off_and_throws_again() -> None:
     st, events = play(state(white=(27, 3), black=(10,), phase="water"), "try", "throw 4")
     assert events == [
         {"type": "throw", "seat": 0, "value": 4, "water": True},
-        {"type": "bear_off", "seat": 0, "from": 27},
+        {"type": "bear_off", "seat": 0, "from": 27, "throw": 4},
         {"type": "extra_throw", "seat": 0},
     ]
     assert stones(st) == ([3], [10]) and ENG.dump(st)["off"] == [4, 4]
@@ -486,7 +486,7 @@ def test_stone_on_27_does_not_drown() -> None:
 def test_last_bear_off_ends_the_game_without_extra_throw() -> None:
     st, events = play(state(white=(10,), black=(30,), turn=B, throw=1), "move 30")
     assert events == [
-        {"type": "bear_off", "seat": 1, "from": 30},
+        {"type": "bear_off", "seat": 1, "from": 30, "throw": 1},
         {"type": "game_over", "scores": [4, 5], "ranks": [2, 1], "winner": 1},
     ]
     assert ENG.dump(st) == {**position(white=(10,), turn=B, phase="over"), "off": [4, 5]}

@@ -76,7 +76,7 @@ def test_throw_shown() -> None:
     assert R._throw_of(view, [{"type": "throw", "seat": 0, "value": 5, "water": False}])[0] == 5
     ev = [{"type": "move", "seat": 1, "from": 9, "to": 12, "backward": False}]
     assert R._throw_of(view, ev)[0] == 3
-    assert R._throw_of(view, [{"type": "bear_off", "seat": 0, "from": 29}])[0] == 2
+    assert R._throw_of(view, [{"type": "bear_off", "seat": 0, "from": 29, "throw": 2}])[0] == 2
     assert R._throw_of(view, [])[0] is None
 
 
