@@ -519,21 +519,21 @@ async def run_children(args: argparse.Namespace, database: str) -> list[Phase]:
     """Run the bot processes, each a copy of this script with --child, and collect their
     raw figures."""
     argv = [sys.executable, __file__, *sys.argv[1:]]
-    procs = [await asyncio.create_subprocess_exec(
-        *argv, "--child", str(i), "--child-database", database,
-        stdout=asyncio.subprocess.PIPE) for i in range(args.processes)]
-    outputs = await asyncio.gather(*(p.communicate() for p in procs))
-    phases = []
-    for proc, (out, _) in zip(procs, outputs, strict=True):
-        if proc.returncode:
-            raise SystemExit(f"a bot process failed ({proc.returncode})")
-        phases += [Phase(**raw) for raw in json.loads(out.decode().strip().splitlines()[-1])]
-    return phases
+    with tempfile.TemporaryDirectory() as folder:
+        # results go through files: a child's worker processes keep its stdout open
+        results = [Path(folder) / f"{i}.json" for i in range(args.processes)]
+        procs = [await asyncio.create_subprocess_exec(
+            *argv, "--child", str(i), "--child-database", database,
+            "--child-result", str(results[i])) for i in range(args.processes)]
+        codes = await asyncio.gather(*(p.wait() for p in procs))
+        if any(codes):
+            raise SystemExit(f"a bot process failed ({codes})")
+        return [Phase(**raw) for path in results for raw in json.loads(path.read_text())]
 
 
 async def child(args: argparse.Namespace) -> int:
     phases = await run_one(args, args.child_database, args.child)
-    print(json.dumps([vars(p) for p in phases]))
+    Path(args.child_result).write_text(json.dumps([vars(p) for p in phases]))
     return 0
 
 
@@ -552,6 +552,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-database", help=argparse.SUPPRESS)
+    parser.add_argument("--child-result", help=argparse.SUPPRESS)
     return parser.parse_args()
 
 
