@@ -32,7 +32,9 @@ from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
 from bot.ui.deadlines import Deadlines
+from bot.ui.faults import on_tree_error
 from bot.ui.guide import GUIDE_ITEMS
+from bot.ui.lobbies import ReplaceLobby
 from bot.ui.locales import ServerLanguages
 from bot.ui.resign import ConfirmResign
 from bot.ui.sweeper import Sweeper
@@ -87,10 +89,11 @@ class TableBot(commands.Bot):
     async def add_commands(self) -> None:
         """The slash commands (with their translations) and the persistent components."""
         await self.tree.set_translator(Translator())
+        self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
                     SettingsCog(self), ComputersCog(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, ReplaceLobby)
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the

@@ -532,6 +532,13 @@ class Repository:
         )
         return int(rows[0]["n"])
 
+    async def open_counts(self) -> dict[str, int]:
+        rows = await self._rows(
+            "SELECT status, COUNT(*) AS n FROM game_tables"
+            " WHERE status IN ('lobby', 'running') GROUP BY status"
+        )
+        return {"lobby": 0, "running": 0, **{r["status"]: int(r["n"]) for r in rows}}
+
     async def mark_broken(self, table_id: int) -> None:
         """The table's log no longer replays: no timer or sweep touches it again."""
         await self.driver.run(_mark_broken, table_id)

@@ -60,6 +60,10 @@ class UpkeepMixin:
         if await self._repo.active_count(guild_id) >= settings.max_tables:
             raise TableError("server_full", max=settings.max_tables)
 
+    async def open_counts(self) -> dict[str, int]:
+        """Lobbies and running tables, over all servers (for metrics)."""
+        return await self._repo.open_counts()
+
     async def active_id_in_channel(self, place_id: int) -> int | None:
         """The id of the lobby or running table there, broken or not (no replay)."""
         return await self._repo.active_table_id(place_id)

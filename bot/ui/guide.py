@@ -22,6 +22,7 @@ from bot.i18n import t
 from bot.ui.board import game_title
 from bot.ui.components import view_of
 from bot.ui.drawing import draw
+from bot.ui.faults import guarded
 from bot.ui.guide_texts import GUIDES, PAGE_TITLES, PAGES
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
@@ -148,6 +149,7 @@ class PageSelect(ui.DynamicItem[ui.Select], template=r"rules:(?P<game>[a-z_]{1,4
     ) -> PageSelect:
         return cls(match["game"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         page = self.item.values[0] if self.item.values else "goal"
         if self.game not in GUIDES or page not in PAGES:
@@ -168,6 +170,7 @@ class ShareButton(ui.DynamicItem[ui.Button],
     ) -> ShareButton:
         return cls(match["game"], match["page"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.game not in GUIDES or self.page not in PAGES:
             return

@@ -17,6 +17,7 @@ from bot.tables.history import FinishedTable, export_file, recent_games, replay_
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.errors import table_error_text
+from bot.ui.faults import defer_publicly
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from bot.workers import Busy
@@ -59,7 +60,7 @@ async def show_history(
 ) -> None:
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     assert interaction.guild_id is not None
     games = await recent_games(bot.service, interaction.guild_id,
                                member.id if member is not None else None, HISTORY_LIMIT)
@@ -125,7 +126,7 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await _refuse(interaction, err)
         return
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     try:
         file = await replay_file(bot.service, table_id, interaction.guild_id,
                                  frame_ms=frame_ms(frames))
@@ -152,7 +153,7 @@ async def send_export(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await _refuse(interaction, err)
         return
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
     await interaction.followup.send(

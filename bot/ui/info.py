@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.computers import player_name
+from bot.ui.faults import defer_publicly
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 
@@ -29,7 +30,7 @@ async def show_leaderboard(
 ) -> None:
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     assert interaction.guild_id is not None
     rows = await bot.service.leaderboard(interaction.guild_id, game=game, limit=10)
     title = t(loc, "Leaderboard: {game}", game=game_title(loc, game)) if game else t(
@@ -59,7 +60,7 @@ async def show_stats(
 ) -> None:
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     assert interaction.guild_id is not None
     who = member or interaction.user
     stats = await bot.service.stats(interaction.guild_id, who.id)
