@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import workers
+from bot import metrics, workers
 from bot.cogs.computers import ComputersCog
 from bot.cogs.game import GameCog
 from bot.cogs.history import HistoryCog
@@ -73,6 +73,7 @@ class TableBot(commands.Bot):
         self.deadlines = Deadlines(self)
         self.languages = ServerLanguages(self)  # /settings language per server
         self._recovery: asyncio.Task[None] | None = None
+        self._timing: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
         self.repo = await open_database(self.config.database)
@@ -99,6 +100,24 @@ class TableBot(commands.Bot):
         """Whether this process receives the server's events (always without sharding): the
         process that should do unprompted work for it, such as posting unposted boards."""
         return self.config.serves_guild(guild_id)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """With metrics on: time until the interaction is answered (or deferred)."""
+        if metrics.enabled():
+            task = asyncio.create_task(self._time_answer(interaction))
+            self._timing.add(task)
+            task.add_done_callback(self._timing.discard)
+
+    @staticmethod
+    async def _time_answer(interaction: discord.Interaction) -> None:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        while loop.time() - start < 15.0:
+            if interaction.response.is_done():
+                metrics.answered(loop.time() - start)
+                return
+            await asyncio.sleep(0.02)
+        metrics.error("unanswered")
 
     async def on_ready(self) -> None:
         shards = "" if self.config.shard_ids is None else (
