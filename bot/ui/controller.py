@@ -156,7 +156,13 @@ class Controller:
         try:
             await self.service.check_can_open(interaction.guild.id, interaction.user.id)
         except TableError as err:
-            await self.refuse(interaction, err)
+            if err.code != "lobby_limit":
+                await self.refuse(interaction, err)
+                return
+            # their own lobby elsewhere: offered for replacement if its message is gone
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.orphans.offer_or_refuse(
+                interaction, await self.service.get(err.params["table_id"]), err)
             return
         await ensure_language(self.bot, interaction.guild.id)
         settings = await self.service.get_settings(interaction.guild.id)
@@ -167,7 +173,7 @@ class Controller:
         busy = await self.service.active_in_channel(channel.id) if not use_thread else None
         if busy is not None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.orphans.offer_or_refuse(interaction, busy)
+            await self.orphans.offer_or_refuse(interaction, busy, TableError("channel_busy"))
             return
         await defer_publicly(interaction)
         public = server_locale(interaction)

@@ -78,17 +78,20 @@ class LobbyKeeper:
             return False
         return False
 
-    async def offer_or_refuse(self, interaction: discord.Interaction, busy: Table) -> None:
-        """/play found a table here (the interaction is deferred privately)."""
+    async def offer_or_refuse(self, interaction: discord.Interaction, busy: Table,
+                              refusal: TableError) -> None:
+        """/play found a table in its way (here, or the member's own lobby elsewhere): offer
+        to close it if it is a lobby whose message is gone, else refuse (the interaction is
+        deferred privately)."""
         loc = interaction.locale
         if busy.status == "lobby" and await self.message_gone(busy):
-            text = t(loc, "There is a lobby here (table {table}) whose message is gone, so "
-                     "nobody can join it. Close it, then use {/play} again.", table=busy.id)
+            text = t(loc, "The lobby of table {table} in {place} lost its message, so nobody "
+                     "can join it. Close it, then use {/play} again.", table=busy.id,
+                     place=f"<#{busy.place_id}>")
             button = ReplaceLobby(busy.id, label=t(loc, "Close that lobby"))
             await interaction.followup.send(text, view=view_of([button]), ephemeral=True)
             return
-        await interaction.followup.send(
-            table_error_text(TableError("channel_busy"), loc), ephemeral=True)
+        await interaction.followup.send(table_error_text(refusal, loc), ephemeral=True)
 
     async def replace(self, interaction: discord.Interaction, table_id: int) -> None:
         """The "Close that lobby" button: only while it is a lobby whose message is gone."""
@@ -103,8 +106,8 @@ class LobbyKeeper:
         except TableError as err:
             await interaction.followup.send(table_error_text(err, loc), ephemeral=True)
             return
-        await interaction.followup.send(t(loc, "Closed. You can open a table here with "
-                                          "{/play} now."), ephemeral=True)
+        await interaction.followup.send(t(loc, "Closed. You can open a table with {/play} "
+                                          "now."), ephemeral=True)
 
     # -- expiry ------------------------------------------------------------------------------
 
