@@ -7,7 +7,8 @@
   its seats and move log are kept. `lobby_only` is for the lobby's own Cancel button, so an
   old lobby message can never end the game that followed it.
 - **Broken tables**: a table whose log no longer replays is marked broken (no timer or sweep
-  touches it again), refused politely with TableError("broken"), and can still be cancelled.
+  touches it again), refused politely with TableError("broken"), and can still be cancelled
+  (by its host too: a broken game cannot go on, so it is no way out of a loss).
 - **Expiry** (`expire_lobbies`): a lobby not started within the server's `lobby_minutes`
   is cancelled, once across processes (only the writer whose UPDATE changed the row reports
   it).
@@ -70,7 +71,8 @@ class UpkeepMixin:
 
     async def _broken(self, table_id: int, err: BaseException) -> TableError:
         """Mark a table whose log does not replay; the refusal to raise."""
-        log.error("table %s is broken: its log does not replay (%r)", table_id, err)
+        log.warning("table %s is broken: its log does not replay (%r); marked, it can only "
+                    "be cancelled now", table_id, err)
         self._forget(table_id)
         await self._repo.mark_broken(table_id)
         self._timers_changed()
@@ -92,7 +94,9 @@ class UpkeepMixin:
             raise TableError("not_running")
         if lobby_only and row.status != "lobby":
             raise TableError("not_lobby")
-        if not can_manage and (user_id != row.host_id or row.status != "lobby"):
+        # the host alone may end a lobby, or a broken game (it cannot go on anyway)
+        if not can_manage and (user_id != row.host_id or (row.status != "lobby"
+                                                           and not row.broken)):
             raise TableError("not_allowed")
         if row.broken:
             if not await self._repo.end_table(table_id, self.now(), ("lobby", "running")):

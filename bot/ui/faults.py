@@ -5,7 +5,7 @@ is answered privately in the user's language, and the error is logged once with 
 
 - `bot.storage.Unavailable` (locked, disk full, read-only, gone): "I couldn't save that —
   nothing changed, please try again in a minute" (the unit of work rolled back whole);
-- a cooldown: how long to wait;
+- a cooldown: how long to wait; a table's refusal (TableError): its polite sentence;
 - anything else: a short apology ("This interaction failed" is never left).
 
 A public "thinking…" deferral (/play, /history, /replay) is deleted first, so it is never left
@@ -27,6 +27,8 @@ from discord import app_commands
 from bot import metrics
 from bot.i18n import N_, t
 from bot.storage import Unavailable
+from bot.tables import TableError
+from bot.ui.errors import table_error_text
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,8 @@ def unwrap(error: BaseException) -> BaseException:
 
 
 def failure_text(error: BaseException, locale: object) -> str:
+    if isinstance(error, TableError):  # a refusal that surfaced outside its usual place
+        return table_error_text(error, locale)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t(locale, COOLDOWN, seconds=max(1, round(error.retry_after)))
     if isinstance(error, Unavailable):
@@ -95,6 +99,8 @@ def kind_of(error: BaseException) -> str:
     """A short name for metrics and logs."""
     if isinstance(error, app_commands.CommandOnCooldown):
         return "cooldown"
+    if isinstance(error, TableError):
+        return "refusal"
     if isinstance(error, Unavailable):
         return "database"
     if isinstance(error, discord.HTTPException):
@@ -108,7 +114,7 @@ def log_failure(interaction: discord.Interaction, error: BaseException) -> None:
         (interaction.data or {}).get("custom_id") if isinstance(interaction.data, dict) else None)
     kind = kind_of(error)
     metrics.error(kind)
-    if kind == "cooldown":
+    if kind in ("cooldown", "refusal"):
         return
     if kind in ("database", "discord"):
         cause = error.__cause__ or error
