@@ -325,3 +325,28 @@ async def test_a_deleted_lobby_message_is_offered_for_replacement(world: World) 
     await world.env.advance_time(10)
     new = await open_and_start(world, "senet", "bo", ["aki"])
     assert (await world.table(new)).status == "running"
+
+
+async def test_metrics_on_their_port(world: World) -> None:
+    import socket
+    import urllib.request
+
+    from bot import metrics
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert metrics.start(port, "127.0.0.1")
+    table_id, place = await senet(world)
+    aki = world.members["aki"]
+    move = world.bot.service.legal_moves_for(await world.table(table_id), aki.id)[0]
+    await aki.slash(place, "move", move=move)
+    await world.env.advance_time(16)  # a sweep refreshes the open tables
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        text = reply.read().decode()
+    values = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines()
+              if line and not line.startswith("#")}
+    assert values["bot_moves_total"] >= 1
+    assert values["bot_answer_seconds_count"] >= 1 and values["bot_board_seconds_count"] >= 1
+    assert values['bot_open_tables{status="running"}'] >= 1
+    assert 'bot_worker_queue{lane="background"}' in values
