@@ -3,7 +3,6 @@ service, post the result. Cogs and components only call into here; no rules live
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,6 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
-from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError
 from bot.tables.upkeep import MAX_MOVE_LENGTH
 from bot.ui import hands
@@ -20,7 +18,7 @@ from bot.ui.board import game_title, is_private_pick
 from bot.ui.components import MoveSelect, view_of
 from bot.ui.computers import lobby_computer
 from bot.ui.errors import missing_permission_text, table_error_text
-from bot.ui.faults import defer_publicly, now
+from bot.ui.faults import choices_in_time, defer_publicly, now
 from bot.ui.labels import describe, describe_all
 from bot.ui.lobbies import LobbyKeeper
 from bot.ui.lobby import lobby_embed, lobby_items, shuffle_from_message
@@ -36,7 +34,6 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 1440
 MESSAGE_LIMIT = 2000  # characters of a Discord message
-AUTOCOMPLETE_BUDGET = 2.0  # seconds: Discord drops autocomplete answers after 3
 ORPHAN_GRACE = timedelta(minutes=1)  # a lobby without its message for this long is orphaned
 BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
 
@@ -358,12 +355,7 @@ class Controller:
     ) -> list[app_commands.Choice[str]]:
         """Autocomplete for /move: the caller's legal moves in readable words; nothing when
         the database cannot answer in time (Discord drops late answers anyway)."""
-        try:
-            return await asyncio.wait_for(self._move_choices(interaction, current[:100]),
-                                          AUTOCOMPLETE_BUDGET)
-        except (Unavailable, TableError, TimeoutError) as err:
-            log.info("/move autocomplete without choices: %r", err)
-            return []
+        return await choices_in_time(self._move_choices(interaction, current[:100]))
 
     async def _move_choices(
         self, interaction: discord.Interaction, current: str

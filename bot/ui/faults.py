@@ -15,6 +15,7 @@ components through the `guarded` decorator on their callbacks.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
@@ -38,6 +39,7 @@ COOLDOWN = N_("Please wait {seconds} seconds before using this again.")
 PUBLIC_DEFER = "public_defer"  # interaction.extras key: deferred with a public "thinking…"
 
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
+T = TypeVar("T")
 
 
 def mark_public_defer(interaction: discord.Interaction) -> None:
@@ -142,6 +144,19 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
         await interaction.followup.send(text, ephemeral=True)
     except discord.HTTPException as err:  # Discord itself is failing: nothing more to do
         log.info("could not answer a failed interaction: %s", err)
+
+
+AUTOCOMPLETE_BUDGET = 2.0  # seconds: Discord drops autocomplete answers after 3
+
+
+async def choices_in_time(work: Awaitable[list[T]]) -> list[T]:
+    """An autocomplete's choices, or none when the database cannot answer in time (Discord
+    would drop a late answer anyway, and an error shows the user nothing better)."""
+    try:
+        return await asyncio.wait_for(work, AUTOCOMPLETE_BUDGET)
+    except (Unavailable, TableError, TimeoutError) as err:
+        log.info("autocomplete without choices: %r", err)
+        return []
 
 
 def guarded(callback: F) -> F:

@@ -350,3 +350,36 @@ async def test_metrics_on_their_port(world: World) -> None:
     assert values["bot_answer_seconds_count"] >= 1 and values["bot_board_seconds_count"] >= 1
     assert values['bot_open_tables{status="running"}'] >= 1
     assert 'bot_worker_queue{lane="background"}' in values
+
+
+async def test_dms_failing_and_a_deleted_pick_board(
+        world: World, warnings_ok: pytest.LogCaptureFixture) -> None:
+    world.env.inject_error("POST", "/users/@me/channels", status=500, times=None)
+    table_id = await open_and_start(world, "six_nimmt", "aki", ["bo"], rounds=1)
+    table = await world.table(table_id)
+    place = world.place(table)
+    board = world.last_board(place)
+    assert "Pick privately" in board.content  # no DM: the board says how to pick
+    assert world.dms(world.members["aki"]) == []
+    world.env.backend.faults.clear()
+    mods = world.guild.create_role("Mods", permissions=discord.Permissions(
+        manage_messages=True))
+    await world.member("mod", roles=[mods]).delete(board)  # the pick board is deleted
+    aki = world.members["aki"]
+    move = world.bot.service.legal_moves_for(table, aki.id)[0]
+    await aki.slash(place, "move", move=move)  # updating the board finds it gone: a new one
+    fresh = world.last_board(place)
+    assert fresh.id != board.id and "aki" in fresh.content
+    await finish_by_playing(world, table_id)
+
+
+async def test_a_rate_limited_post_is_retried_by_discord_py(world: World) -> None:
+    table_id, place = await senet(world)
+    board = world.last_board(place)
+    world.env.inject_error("POST", "/webhooks/*", status=429, times=1,
+                           message="You are being rate limited.")
+    await world.members["aki"].click(board, custom_id=next(iter(button_ids(board))))
+    await world.env.advance_time(20)
+    table = await world.table(table_id)
+    assert table.posted_ply == table.ply  # posted after the wait, once
+    await finish_by_playing(world, table_id)
