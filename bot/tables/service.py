@@ -359,6 +359,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
                 raise TableError("not_seated")
             if user_id == table.host_id:
                 await self._repo.cancel_lobby(table_id, self.now())
+                log.info("table %s cancelled: its host left the lobby", table_id)
             else:
                 await self._repo.remove_seat(table_id, user_id)
             return await self.get(table_id)

@@ -166,6 +166,7 @@ async def test_locked_database_answers_in_about_a_second_and_reads_still_work(
         waited = time.monotonic() - started
         assert text == SAVE_FAILED
         assert waited < 2.5, waited  # inside Discord's 3 s, not the old 5 s stall
+        print(f"locked database: answered in {waited:.2f} s")
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -228,6 +229,7 @@ async def test_a_long_discord_outage_backs_off_and_says_so_when_the_board_comes(
     await world.env.advance_time(180)  # three minutes of 500s: retried with backoff
     attempts = len([r for r in warnings_ok.records if "could not be posted" in r.getMessage()])
     assert 2 <= attempts <= 6, attempts  # 15 s, 30 s, 60 s ... not every 15 s
+    print(f"Discord outage: {attempts} posting attempts in 180 s")
     world.env.backend.faults.clear()
     await world.env.advance_time(130)  # at most the longest wait so far
     boards = world.boards(place)
