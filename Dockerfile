@@ -6,7 +6,8 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    BOT_DATABASE=/data/bot.sqlite3
+    BOT_DATABASE=/data/bot.sqlite3 \
+    BOT_HEARTBEAT_FILE=/tmp/bot-heartbeat
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -21,4 +22,7 @@ RUN python3 -m venv .venv && .venv/bin/pip install -q --no-cache-dir -e . \
 USER bot
 # The database (the move logs of every table) lives on a volume: it survives new images.
 VOLUME ["/data"]
+# Healthy while the bot's upkeep loop runs (it touches the heartbeat file every 15 s).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=120s --retries=3 \
+    CMD [".venv/bin/python", "-m", "bot", "health"]
 CMD [".venv/bin/python", "-m", "bot"]

@@ -1,6 +1,10 @@
 """`python -m bot`: run the bot (token from DISCORD_TOKEN or .env).
 
-Commands: `python -m bot sync` (register the slash commands and exit), `python -m bot
+Settings besides the token: BOT_DATABASE, BOT_LOG_LEVEL (DEBUG/INFO/WARNING/ERROR),
+BOT_METRICS_PORT (Prometheus metrics), BOT_HEARTBEAT_FILE (for Docker's HEALTHCHECK).
+
+Commands: `python -m bot health` (exit 0 if the heartbeat file is fresh),
+`python -m bot sync` (register the slash commands and exit), `python -m bot
 migrate-db --from PATH --to URL` (SQLite to PostgreSQL) and `python -m bot backup PATH` (an
 online copy of the SQLite database).
 """
@@ -19,10 +23,33 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from bot import metrics
 from bot.config import NO_TOKEN_HELP, Config
 
 if TYPE_CHECKING:
     from bot.client import TableBot
+
+
+HEARTBEAT_STALE = 90.0  # seconds: the sweeper touches the file every 15 s
+
+
+def health() -> int:
+    """0 if the heartbeat file was touched within HEARTBEAT_STALE seconds."""
+    import time
+
+    path = os.environ.get("BOT_HEARTBEAT_FILE", "").strip()
+    if not path:
+        print("BOT_HEARTBEAT_FILE is not set", file=sys.stderr)
+        return 1
+    try:
+        age = time.time() - os.stat(path).st_mtime
+    except OSError as err:
+        print(f"no heartbeat: {err}", file=sys.stderr)
+        return 1
+    if age > HEARTBEAT_STALE:
+        print(f"the heartbeat is {age:.0f} s old", file=sys.stderr)
+        return 1
+    return 0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -51,6 +78,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description="Copy the SQLite database ($BOT_DATABASE or --database) to PATH while "
                     "the bot may be running. For PostgreSQL use pg_dump.")
     backup.add_argument("path", metavar="PATH", help="where to write the copy")
+    commands.add_parser(
+        "health", help="exit 0 if the running bot's heartbeat file (BOT_HEARTBEAT_FILE) is "
+                       "fresh, 1 if not: for Docker's HEALTHCHECK")
     sync = commands.add_parser(
         "sync", help="register the slash commands with Discord and exit (without connecting "
                      "to the gateway; for clusters that run with BOT_SYNC_COMMANDS=0)")
@@ -70,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         config = replace(config, dev_guild_id=args.dev_guild)
     if args.database:
         config = replace(config, database=args.database)
+    if args.command == "health":
+        return health()
     if args.command in ("migrate-db", "backup"):
         from bot.storage.tools import run_command
 
@@ -79,12 +111,28 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
+    try:
+        level = log_level(os.environ.get("BOT_LOG_LEVEL", ""))
+        metrics_port = metrics.port_from_env()
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.command != "sync":
+        from bot.storage.check import DatabaseProblem, check_database
+
+        try:
+            check_database(config.database)
+        except DatabaseProblem as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
 
     import discord
 
     from bot.client import create_bot, sync_only  # imported late: the no-token path stays fast
 
-    discord.utils.setup_logging(level=logging.INFO, root=True)
+    discord.utils.setup_logging(level=level, root=True)
+    if metrics_port is not None and args.command != "sync":
+        metrics.start(metrics_port)
     try:
         use_test_server(os.environ.get(TEST_SERVER_VARIABLE, ""))
     except ValueError as err:
@@ -107,6 +155,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Cannot reach Discord: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+def log_level(name: str) -> int:
+    """BOT_LOG_LEVEL (DEBUG, INFO, WARNING, ERROR; default INFO) as a logging level."""
+    name = name.strip().upper() or "INFO"
+    level = logging.getLevelName(name)
+    if not isinstance(level, int):
+        raise ValueError(f"BOT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {name!r}")
+    return level
 
 
 # Tests only (tests/wire): point discord.py at a fake Discord server on this machine. Anything

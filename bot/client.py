@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import workers
+from bot import metrics, workers
 from bot.cogs.computers import ComputersCog
 from bot.cogs.game import GameCog
 from bot.cogs.history import HistoryCog
@@ -32,7 +32,9 @@ from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
 from bot.ui.deadlines import Deadlines
+from bot.ui.faults import on_tree_error
 from bot.ui.guide import GUIDE_ITEMS
+from bot.ui.lobbies import ReplaceLobby
 from bot.ui.locales import ServerLanguages
 from bot.ui.resign import ConfirmResign
 from bot.ui.sweeper import Sweeper
@@ -71,6 +73,7 @@ class TableBot(commands.Bot):
         self.deadlines = Deadlines(self)
         self.languages = ServerLanguages(self)  # /settings language per server
         self._recovery: asyncio.Task[None] | None = None
+        self._timing: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
         self.repo = await open_database(self.config.database)
@@ -87,15 +90,34 @@ class TableBot(commands.Bot):
     async def add_commands(self) -> None:
         """The slash commands (with their translations) and the persistent components."""
         await self.tree.set_translator(Translator())
+        self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
                     SettingsCog(self), ComputersCog(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, ReplaceLobby)
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the
         process that should do unprompted work for it, such as posting unposted boards."""
         return self.config.serves_guild(guild_id)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """With metrics on: time until the interaction is answered (or deferred)."""
+        if metrics.enabled():
+            task = asyncio.create_task(self._time_answer(interaction))
+            self._timing.add(task)
+            task.add_done_callback(self._timing.discard)
+
+    @staticmethod
+    async def _time_answer(interaction: discord.Interaction) -> None:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        while loop.time() - start < 15.0:
+            if interaction.response.is_done():
+                metrics.answered(loop.time() - start)
+                return
+            await asyncio.sleep(0.02)
+        metrics.error("unanswered")
 
     async def on_ready(self) -> None:
         shards = "" if self.config.shard_ids is None else (

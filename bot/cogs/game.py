@@ -40,6 +40,12 @@ class GameCog(commands.Cog):
     async def board(self, interaction: discord.Interaction) -> None:
         await self.bot.ui.repost(interaction)
 
+    @app_commands.command(name="cancel", description=locale_str(
+        N_("Cancel the table in this channel (host: a lobby; moderators: any game)")))
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self.bot.ui.orphans.cancel_here(interaction)
+
     @app_commands.command(name="resign",
                           description=locale_str(N_("Resign from the game in this channel")))
     @app_commands.guild_only()

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.games import presentation
 from bot.i18n import N_
+from bot.ui.faults import cooldown
 from bot.ui.rules import SHUFFLE_HELP, SIDE_HELP, option_help, playable_options
 from bot.ui.settings import ABSENCE_CHOICES, DEADLINE_CHOICES
 from engines import Option, game_ids, get_engine
@@ -20,6 +21,7 @@ from engines import Option, game_ids, get_engine
 if TYPE_CHECKING:
     from bot.client import TableBot
 
+OPEN_COOLDOWN = (1, 10.0)  # one /play per member per server every 10 s (any game)
 DEADLINE_HELP = N_("Time per move at this table (default: the server's settings)")
 HINTS_HELP = N_("Allow hints at this table (then it is unrated)")
 ABSENCE_HELP = N_("When a player keeps missing turns (default: the server's settings)")
@@ -83,11 +85,14 @@ def play_group(bot: TableBot) -> app_commands.Group:
     """/play with one subcommand per game registered when the bot builds its commands."""
     group = app_commands.Group(name="play", description=locale_str(N_("Open a game table here")),
                                guild_only=True)
+    limit = cooldown(*OPEN_COOLDOWN)  # and one open lobby each: see the controller
     for game in game_ids():
         get_engine(game)  # fail loudly at start-up if an engine is missing
-        group.add_command(app_commands.Command(
+        command = app_commands.Command(
             name=game, description=locale_str(presentation(game).play_help()),
-            callback=play_callback(bot, game), parent=group))
+            callback=play_callback(bot, game), parent=group)
+        command.add_check(limit)
+        group.add_command(command)
     return group
 
 

@@ -30,6 +30,9 @@ class SettingsCog(commands.Cog):
         language=locale_str(N_("Language of the bot's messages in channels")),
         cancel_role=locale_str(N_("A role whose members may cancel any table")),
         clear_cancel_role=locale_str(N_("Remove the cancel role")),
+        max_tables=locale_str(N_("Most tables open at once on this server (default 50)")),
+        lobby_minutes=locale_str(N_("Minutes a lobby waits to be started before it closes "
+                                    "(default 30)")),
     )
     @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
                           channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES)
@@ -44,6 +47,8 @@ class SettingsCog(commands.Cog):
         language: str | None = None,
         cancel_role: discord.Role | None = None,
         clear_cancel_role: bool | None = None,
+        max_tables: app_commands.Range[int, 1, 500] | None = None,
+        lobby_minutes: app_commands.Range[int, 5, 1440] | None = None,
     ) -> None:
         changes: dict[str, Any] = {}
         if deadline is not None:
@@ -60,6 +65,10 @@ class SettingsCog(commands.Cog):
             changes["cancel_role_id"] = cancel_role.id
         elif clear_cancel_role:
             changes["cancel_role_id"] = None
+        if max_tables is not None:
+            changes["max_tables"] = max_tables
+        if lobby_minutes is not None:
+            changes["lobby_minutes"] = lobby_minutes
         await ui.settings_command(self.bot, interaction, changes)
 
 

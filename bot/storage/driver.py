@@ -64,6 +64,13 @@ class Unavailable(Exception):
     nothing was changed. `cause` is the driver's own exception."""
 
 
+def read_only(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
+    """Mark a unit that only reads: SQLite runs it without taking the write lock, so in WAL
+    mode it answers at once even while another connection holds the database locked."""
+    unit.read_only = True  # type: ignore[attr-defined]
+    return unit
+
+
 class Driver(Protocol):
     dialect: str  # "sqlite" or "postgresql"
 

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.storage.driver import Conflict, Driver, Execute, ExecuteMany, Fetch, Unit, as_time
+from bot.storage.driver import (
+    Conflict,
+    Driver,
+    Execute,
+    ExecuteMany,
+    Fetch,
+    Unit,
+    as_time,
+    read_only,
+)
 
 
 class PlaceTaken(Exception):
@@ -44,6 +53,10 @@ class TableRow:
     max_misses: int | None = None
     hints: bool = False  # /hint allowed: the table is unrated (migration 0003)
     ply: int = 0  # moves in the log (migration 0004)
+    # Where /play posted the lobby (migration 0005); None: not posted (yet).
+    lobby_channel_id: int | None = None
+    lobby_message_id: int | None = None
+    broken: bool = False  # the move log no longer replays
 
 
 @dataclass(frozen=True)
@@ -139,7 +152,7 @@ class Commit:
 
 _SETTINGS = (
     "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
-    "cancel_role_id",
+    "cancel_role_id", "max_tables", "lobby_minutes",
 )
 
 
@@ -165,6 +178,9 @@ def _table(row: dict[str, Any]) -> TableRow:
         max_misses=row["max_misses"],
         hints=bool(row["hints"]),
         ply=row["ply"],
+        lobby_channel_id=row.get("lobby_channel_id"),
+        lobby_message_id=row.get("lobby_message_id"),
+        broken=bool(row.get("broken")),
     )
 
 
@@ -228,6 +244,7 @@ def _marks(count: int) -> str:
 # -- units: reads ---------------------------------------------------------------------------
 
 
+@read_only
 def _rows(sql: str, params: Sequence[Any] = ()) -> Unit[list[dict[str, Any]]]:
     return (yield Fetch(sql, params))
 
@@ -236,6 +253,7 @@ def _execute(sql: str, params: Sequence[Any] = ()) -> Unit[int]:
     return (yield Execute(sql, params))
 
 
+@read_only
 def _load(table_id: int, first_ply: int) -> Unit[LoadedTable | None]:
     rows = yield Fetch("SELECT * FROM game_tables WHERE id = ?", (table_id,))
     if not rows:
@@ -366,6 +384,23 @@ def _finish(table_id: int, finish: Finish, at: datetime) -> Unit[None]:
     )
 
 
+def _mark_broken(table_id: int) -> Unit[None]:
+    yield Execute("UPDATE game_tables SET broken = 1 WHERE id = ?", (table_id,))
+    yield Execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+
+
+def _end_table(table_id: int, at: datetime, statuses: tuple[str, ...]) -> Unit[bool]:
+    changed = yield Execute(
+        "UPDATE game_tables SET status = 'cancelled', finished_at = ?"
+        f" WHERE id = ? AND status IN ({_marks(len(statuses))})",
+        (at, table_id, *statuses),
+    )
+    if changed != 1:
+        return False
+    yield Execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+    return True
+
+
 def _claim_timers(
     now: datetime, until: datetime, owner: str, limit: int, locking: str,
     shards: tuple[int, tuple[int, ...]] | None,
@@ -468,8 +503,61 @@ class Repository:
         return rows[0]["id"] if rows else None
 
     async def running_table_ids(self) -> list[int]:
-        rows = await self._rows("SELECT id FROM game_tables WHERE status = 'running' ORDER BY id")
+        rows = await self._rows("SELECT id FROM game_tables WHERE status = 'running'"
+                                " AND broken = 0 ORDER BY id")
         return [row["id"] for row in rows]
+
+    async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """Where the lobby message of a table was posted."""
+        await self._execute(
+            "UPDATE game_tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
+            (channel_id, message_id, table_id),
+        )
+
+    async def open_lobby_of(self, guild_id: int, host_id: int) -> int | None:
+        """The open lobby a member hosts in a guild, if any."""
+        rows = await self._rows(
+            "SELECT id FROM game_tables WHERE guild_id = ? AND host_id = ? AND status = 'lobby'"
+            " ORDER BY id LIMIT 1",
+            (guild_id, host_id),
+        )
+        return rows[0]["id"] if rows else None
+
+    async def active_count(self, guild_id: int) -> int:
+        """Lobbies and running tables of a guild."""
+        rows = await self._rows(
+            "SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ?"
+            " AND status IN ('lobby', 'running')",
+            (guild_id,),
+        )
+        return int(rows[0]["n"])
+
+    async def open_counts(self) -> dict[str, int]:
+        rows = await self._rows(
+            "SELECT status, COUNT(*) AS n FROM game_tables"
+            " WHERE status IN ('lobby', 'running') GROUP BY status"
+        )
+        return {"lobby": 0, "running": 0, **{r["status"]: int(r["n"]) for r in rows}}
+
+    async def mark_broken(self, table_id: int) -> None:
+        """The table's log no longer replays: no timer or sweep touches it again."""
+        await self.driver.run(_mark_broken, table_id)
+
+    async def end_table(self, table_id: int, at: datetime, statuses: tuple[str, ...]) -> bool:
+        """Cancel a table still in one of `statuses` (log and seats kept, timers dropped);
+        False if it was not (already ended, or ended by another process: once only)."""
+        return await self.driver.run(_end_table, table_id, at, statuses)
+
+    async def old_lobbies(self, created_before: datetime) -> list[tuple[int, int, datetime, int]]:
+        """(id, guild id, created at, the guild's lobby minutes) of lobbies created before
+        `created_before`: the candidates for expiry."""
+        rows = await self._rows(
+            "SELECT t.id, t.guild_id, t.created_at, COALESCE(s.lobby_minutes, 30) AS minutes"
+            " FROM game_tables t LEFT JOIN guild_settings s ON s.guild_id = t.guild_id"
+            " WHERE t.status = 'lobby' AND t.created_at <= ? ORDER BY t.id",
+            (created_before,),
+        )
+        return [(r["id"], r["guild_id"], as_time(r["created_at"]), r["minutes"]) for r in rows]
 
     async def commit(self, commit: Commit) -> bool:
         """Write a change of a table (Commit); False if its ply moved meanwhile."""
@@ -506,7 +594,8 @@ class Repository:
                      " AND m.created_at > ?) AND COALESCE(finished_at, started_at) <= ?")
             params += [quiet_since, quiet_since]
         rows = await self._rows(
-            "SELECT id, guild_id FROM game_tables WHERE ((status = 'running' AND posted_ply < ply)"
+            "SELECT id, guild_id FROM game_tables WHERE broken = 0 AND"
+            " ((status = 'running' AND posted_ply < ply)"
             " OR (status = 'finished' AND posted_final = 0 AND finished_at >= ?))"
             f"{quiet} ORDER BY id",
             params,
@@ -658,6 +747,7 @@ class Repository:
         return await self.driver.run(_finished, guild_id, user_id, limit)
 
 
+@read_only
 def _finished(
     guild_id: int, user_id: int | None, limit: int
 ) -> Unit[tuple[list[dict[str, Any]], list[ResultRow]]]:

@@ -35,10 +35,11 @@ def _params(values: Any) -> tuple[Any, ...]:
     return tuple(_param(v) for v in values)
 
 
-def _drive(conn: sqlite3.Connection, unit: Unit[T]) -> T:
+def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False) -> T:
     """Run a unit as one IMMEDIATE transaction (the write lock is taken up front, so two
-    processes never deadlock upgrading a read lock)."""
-    conn.execute("BEGIN IMMEDIATE")
+    processes never deadlock upgrading a read lock); a read-only unit takes no write lock
+    (WAL readers never wait for a writer)."""
+    conn.execute("BEGIN" if reads_only else "BEGIN IMMEDIATE")
     try:
         reply: Any = None
         error: BaseException | None = None
@@ -79,8 +80,9 @@ class SqliteDriver:
 
     async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
         generator = unit(*args)
+        reads_only = bool(getattr(unit, "read_only", False))
         try:
-            return await self._db._execute(_drive, self._db._conn, generator)
+            return await self._db._execute(_drive, self._db._conn, generator, reads_only)
         except sqlite3.OperationalError as err:  # locked, disk full, read-only, I/O error
             raise Unavailable(str(err)) from err
         except sqlite3.DatabaseError as err:

@@ -66,6 +66,8 @@ ABSENCE_RULES: tuple[str, ...] = ("takeover", "forfeit")
 CHANNEL_POLICIES: tuple[str, ...] = ("thread", "channel")
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 MAX_MISSES = range(1, 11)  # allowed values of max_misses
+MAX_TABLES = range(1, 501)  # allowed values of max_tables
+LOBBY_MINUTES = range(5, 1441)  # allowed values of lobby_minutes (5 minutes to a day)
 LEASE = timedelta(seconds=60)  # how long a claimed timer is ours before others may take it
 
 Timer = TimerRow  # table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded
@@ -89,6 +91,8 @@ class GuildSettings:
     channel_policy: str = "thread"
     language: str = "en"
     cancel_role_id: int | None = None
+    max_tables: int = 50  # lobbies and running tables at once in the server
+    lobby_minutes: int = 30  # a lobby not started within this long expires
 
     def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
         """Whether a member (not the host) may cancel tables: Manage Messages, or the
@@ -144,6 +148,10 @@ def check_setting(name: str, value: Any) -> Any:
     elif name == "language":
         if value not in LANGUAGES:
             raise bad(f"the language must be one of {', '.join(LANGUAGES)}")
+    elif name in ("max_tables", "lobby_minutes"):
+        allowed = MAX_TABLES if name == "max_tables" else LOBBY_MINUTES
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+            raise bad(f"{name} must be from {allowed[0]} to {allowed[-1]}")
     elif name == "cancel_role_id":
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise bad("the cancel role must be a role id or none")

@@ -26,6 +26,10 @@ MESSAGES: dict[str, str] = {
     "bad_setting": "That setting does not work: {reason}",
     "bad_level": "There is no computer level {level}.",
     "no_hints": "Hints are off at this table.",
+    "broken": "This table's move log cannot be replayed; it can only be cancelled.",
+    "too_long": "That is too long ({max} characters at most).",
+    "lobby_limit": "You already host an open lobby in this server (in {place}).",
+    "server_full": "This server has {max} open tables already.",
 }
 
 

@@ -64,6 +64,9 @@ class Table:
     hints: bool = False  # /hint allowed at this table: results recorded, ratings not updated
     # The pending deadline of each seat that must act (TimerRow by seat), read with the table.
     timers: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    # Where /play posted the lobby message (None: not posted, e.g. a crash right after saving).
+    lobby_channel_id: int | None = None
+    lobby_message_id: int | None = None
 
     @property
     def ply(self) -> int:

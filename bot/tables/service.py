@@ -34,6 +34,7 @@ from bot.tables.deadlines import DeadlineMixin
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Table
 from bot.tables.thinking import Think, move_seed, think_in_thread
+from bot.tables.upkeep import UpkeepMixin, check_move_text
 from engines import Engine, get_engine
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ def _engine(game: str) -> Engine:
         raise TableError("bad_options", **reason_params(err)) from err
 
 
-class TableService(DeadlineMixin):
+class TableService(UpkeepMixin, DeadlineMixin):
     """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles; `now` is the
     clock (UTC datetimes; tests inject simulated time); `think` runs the computer player
     (default: in a thread)."""
@@ -104,7 +105,15 @@ class TableService(DeadlineMixin):
         loaded = await self._repo.load_table(table_id, len(known) if known else 0)
         if loaded is None:
             raise TableError("not_found", table_id=table_id)
-        return self._build(loaded, known or [])
+        if loaded.row.broken:
+            raise TableError("broken", table_id=table_id)
+        try:
+            return self._build(loaded, known or [])
+        except Exception as err:  # an engine that no longer accepts the stored log
+            if known:  # perhaps only our cached replay is off: once more from the start
+                self._forget(table_id)
+                return await self.get(table_id)
+            raise await self._broken(table_id, err) from err
 
     def _build(self, loaded: LoadedTable, known: list[tuple[int, str]]) -> Table:
         row, seat_rows = loaded.row, loaded.seats
@@ -145,6 +154,8 @@ class TableService(DeadlineMixin):
             taken_over=frozenset(s.position for s in seat_rows if s.taken_over),
             hints=row.hints,
             timers={t.seat: t for t in loaded.timers},
+            lobby_channel_id=row.lobby_channel_id,
+            lobby_message_id=row.lobby_message_id,
         )
         self._remember(table)
         return table
@@ -232,7 +243,19 @@ class TableService(DeadlineMixin):
         table = change.table
         self._remember(table)
         self._timers_changed()
+        self._log_status(change)
         return MoveResult(table, steps, table.to_act(), table.status == "finished")
+
+    @staticmethod
+    def _log_status(change: pipeline.Change) -> None:
+        """One log line when a table starts or finishes (opened, cancelled: elsewhere)."""
+        table = change.table
+        if change.commit.start is not None:
+            log.info("table %s started: %s with %s seats", table.id, table.game,
+                     len(table.seats))
+        if table.status == "finished":
+            log.info("table %s finished: %s after %s moves, ranks %s", table.id, table.game,
+                     table.ply, (table.outcome or {}).get("ranks"))
 
     async def _changing(
         self, table_id: int, build: Callable[[Table], Awaitable[MoveResult | None]]
@@ -294,6 +317,8 @@ class TableService(DeadlineMixin):
                 SeatRow(0, host_id, host_name, side), self.now(), rules, hints)
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
+        log.info("table %s opened: %s in guild %s, place %s, host %s", table_id, game,
+                 guild_id, thread_id or channel_id, host_id)
         return await self.get(table_id)
 
     async def _lobby(self, table_id: int) -> Table:
@@ -334,6 +359,7 @@ class TableService(DeadlineMixin):
                 raise TableError("not_seated")
             if user_id == table.host_id:
                 await self._repo.cancel_lobby(table_id, self.now())
+                log.info("table %s cancelled: its host left the lobby", table_id)
             else:
                 await self._repo.remove_seat(table_id, user_id)
             return await self.get(table_id)
@@ -430,6 +456,7 @@ class TableService(DeadlineMixin):
         self, table_id: int, user_id: int, move: str, turn: int | None = None
     ) -> MoveResult:
         """Apply one move for the user's seat, then the chance moves that follow."""
+        check_move_text(move)
         move = turns.clean_move(move)
 
         async def build(table: Table) -> MoveResult:
@@ -532,22 +559,6 @@ class TableService(DeadlineMixin):
         result = await self._changing(table_id, build)
         assert result is not None
         return result
-
-    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
-        """Cancel a lobby or a running game (no results): the host, or Manage Messages."""
-
-        async def build(table: Table) -> MoveResult:
-            if table.status == "finished":
-                raise TableError("finished")
-            if table.status == "cancelled":
-                raise TableError("not_running")
-            if user_id != table.host_id and not can_manage:
-                raise TableError("not_allowed")
-            return await self._write(pipeline.change(table, self.now(), cancel=True), [])
-
-        result = await self._changing(table_id, build)
-        assert result is not None
-        return result.table
 
     @staticmethod
     def _check_running(table: Table) -> None:

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from bot.ui.faults import guarded
+
 if TYPE_CHECKING:
     from bot.ui.controller import Controller
 
@@ -64,6 +66,7 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(int(match["table"]), match["action"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await _controller(interaction).lobby_action(interaction, self.table_id, self.action)
 
@@ -100,6 +103,7 @@ class MoveButton(
     ) -> MoveButton:
         return cls(int(match["table"]), int(match["ply"]), match["move"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await _controller(interaction).play_component(
             interaction, self.table_id, self.ply, self.move, where="c"
@@ -130,6 +134,7 @@ class MoveSelect(
     ) -> MoveSelect:
         return cls(int(match["table"]), int(match["ply"]), match["where"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         move = self.item.values[0] if self.item.values else ""
         await _controller(interaction).play_component(
@@ -150,6 +155,7 @@ class GroupSelect(ui.DynamicItem[ui.Select], template=r"mg:(?P<table>\d+):(?P<pl
     ) -> GroupSelect:
         return cls(int(match["table"]), int(match["ply"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         group = self.item.values[0] if self.item.values else ""
         await _controller(interaction).show_group(interaction, self.table_id, self.ply, group)
@@ -174,6 +180,7 @@ class PickButton(ui.DynamicItem[ui.Button], template=r"pk:(?P<table>\d+):(?P<ply
     ) -> PickButton:
         return cls(int(match["table"]), int(match["ply"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await _controller(interaction).show_hand(interaction, self.table_id, self.ply)
 

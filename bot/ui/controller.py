@@ -4,6 +4,7 @@ service, post the result. Cogs and components only call into here; no rules live
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,12 +12,15 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.tables import MoveResult, Table, TableError
+from bot.tables.upkeep import MAX_MOVE_LENGTH
 from bot.ui import hands
 from bot.ui.board import game_title, is_private_pick
 from bot.ui.components import MoveSelect, view_of
 from bot.ui.computers import lobby_computer
 from bot.ui.errors import missing_permission_text, table_error_text
+from bot.ui.faults import choices_in_time, defer_publicly, now
 from bot.ui.labels import describe, describe_all
+from bot.ui.lobbies import LobbyKeeper
 from bot.ui.lobby import lobby_embed, lobby_items, shuffle_from_message
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from bot.ui.moves import MAX_ROWS, chunks, groups, natural, select_options
@@ -29,6 +33,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 1440
+MESSAGE_LIMIT = 2000  # characters of a Discord message
+ORPHAN_GRACE = timedelta(minutes=1)  # a lobby without its message for this long is orphaned
+BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`text` cut to Discord's limit (with an ellipsis)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def locale_of(interaction: discord.Interaction) -> object:
@@ -50,6 +62,8 @@ class Controller:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.publisher = Publisher(bot)
+        self._board_cooldowns: dict[tuple[int, int], app_commands.Cooldown] = {}
+        self.orphans = LobbyKeeper(bot)
 
     @property
     def service(self) -> Any:
@@ -69,6 +83,7 @@ class Controller:
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         """A private answer, whether or not the interaction was answered already."""
+        text = fit(text)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -135,17 +150,29 @@ class Controller:
             await self.tell(interaction, table_error_text(TableError("bad_options",
                                                                     reason=problem), loc))
             return
+        try:
+            await self.service.check_can_open(interaction.guild.id, interaction.user.id)
+        except TableError as err:
+            if err.code != "lobby_limit":
+                await self.refuse(interaction, err)
+                return
+            # their own lobby elsewhere: offered for replacement if its message is gone
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.orphans.offer_or_refuse(
+                interaction, await self.service.get(err.params["table_id"]), err)
+            return
         await ensure_language(self.bot, interaction.guild.id)
         settings = await self.service.get_settings(interaction.guild.id)
         if settings.channel_policy == "thread":
             use_thread, note = self._thread_plan(interaction)
         else:
             use_thread, note = False, None
-        busy = await self.service.active_in_channel(channel.id)
-        if busy is not None and not use_thread:
-            await self.refuse(interaction, TableError("channel_busy"))
+        busy = await self.service.active_in_channel(channel.id) if not use_thread else None
+        if busy is not None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.orphans.offer_or_refuse(interaction, busy, TableError("channel_busy"))
             return
-        await interaction.response.defer(thinking=True)
+        await defer_publicly(interaction)
         public = server_locale(interaction)
         thread = None
         if use_thread:
@@ -172,10 +199,22 @@ class Controller:
             # Rare (a race with another /play): the public "thinking" reply says why.
             await interaction.edit_original_response(content=table_error_text(err, public))
             return
+        except BaseException:  # the database failed: no table, so no empty thread either
+            if thread is not None:
+                await self._drop_thread(thread)
+            raise
         where = f"<#{table.place_id}>" if table.place_id != channel.id else None
         embed = lobby_embed(table, public, shuffle=shuffle, where=where, note=note)
-        await interaction.followup.send(
-            embed=embed, view=view_of(lobby_items(table, public, shuffle=shuffle)))
+        try:
+            lobby = await interaction.followup.send(
+                embed=embed, view=view_of(lobby_items(table, public, shuffle=shuffle)),
+                wait=True)
+        except discord.HTTPException:  # nobody can see or join it: it must not block
+            await self.orphans.discard(table)
+            if thread is not None:
+                await self._drop_thread(thread)
+            raise
+        await self.orphans.remember(table, lobby)
         if thread is not None:
             try:
                 await thread.send(t(public, "Table {table} for **{game}**: join from the lobby "
@@ -213,20 +252,37 @@ class Controller:
                 can_manage = settings.may_cancel(
                     {role.id for role in getattr(user, "roles", [])},
                     can_manage=bool(getattr(interaction.permissions, "manage_messages", False)))
-                table = await self.service.cancel(table_id, user.id, can_manage=can_manage)
+                # lobby_only: this old message can never end the game that followed it
+                table = await self.service.cancel(table_id, user.id, can_manage=can_manage,
+                                                  lobby_only=True)
             else:
                 result = await self.service.start(table_id, user.id, shuffle=action == "start")
                 table = result.table
         except TableError as err:
             await self.refuse(interaction, err)
+            if err.code == "not_lobby":  # a stale lobby message: show what became of it
+                await self._refresh_lobby(interaction, table_id, loc, shuffle)
             return
         where = f"<#{table.place_id}>" if table.place_id != interaction.channel_id else None
-        await interaction.edit_original_response(
-            embed=lobby_embed(table, loc, shuffle=shuffle, where=where),
-            view=view_of(lobby_items(table, loc, shuffle=shuffle)))
+        try:
+            await interaction.edit_original_response(
+                embed=lobby_embed(table, loc, shuffle=shuffle, where=where),
+                view=view_of(lobby_items(table, loc, shuffle=shuffle)))
+        except discord.HTTPException as err:  # the game goes on; its buttons refuse politely
+            log.warning("table %s: the lobby message could not be updated (%s)", table_id, err)
         if result is not None:
             ok = await self.publisher.publish(result, interaction=interaction)
             await self._posted_or_explain(interaction, ok, table)
+
+    async def _refresh_lobby(self, interaction: discord.Interaction, table_id: int,
+                             loc: object, shuffle: bool) -> None:
+        try:
+            table = await self.service.get(table_id)
+            where = f"<#{table.place_id}>" if table.place_id != interaction.channel_id else None
+            await interaction.edit_original_response(
+                embed=lobby_embed(table, loc, shuffle=shuffle, where=where), view=None)
+        except (TableError, discord.HTTPException) as err:
+            log.info("table %s: stale lobby not refreshed (%s)", table_id, err)
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -265,6 +321,9 @@ class Controller:
     async def play_command(self, interaction: discord.Interaction, move: str) -> None:
         """/move: always answered privately (a 6 nimmt! pick must stay hidden)."""
         loc = locale_of(interaction)
+        if len(move) > MAX_MOVE_LENGTH:  # refused before anything reads it
+            await self.refuse(interaction, TableError("too_long", max=MAX_MOVE_LENGTH))
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
@@ -287,14 +346,20 @@ class Controller:
                      card=move.split()[-1])
         else:
             text = t(loc, "Played: {move}", move=label)
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(fit(text), ephemeral=True)
         ok = await self.publisher.publish(result, interaction=interaction)
         await self._posted_or_explain(interaction, ok, table)
 
     async def move_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Autocomplete for /move: the caller's legal moves in readable words."""
+        """Autocomplete for /move: the caller's legal moves in readable words; nothing when
+        the database cannot answer in time (Discord drops late answers anyway)."""
+        return await choices_in_time(self._move_choices(interaction, current[:100]))
+
+    async def _move_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         table = await self._running_here(interaction)
         if table is None:
             return []
@@ -392,11 +457,28 @@ class Controller:
             await self.tell(interaction, t(loc, "This table hasn't started yet: the host starts "
                                            "it from the lobby message."))
             return
+        wait = self._board_cooldown(interaction, table)
+        if wait:
+            await self.tell(interaction, t(loc, "Spectators can show the board once a minute; "
+                                           "please wait {seconds} seconds.",
+                                           seconds=max(1, round(wait))))
+            return
         ok = await self.publisher.publish(table.id, force=True)
         if ok:
             await self.tell(interaction, t(loc, "Here is the board again."))
         else:
             await self._posted_or_explain(interaction, ok, table)
+
+    def _board_cooldown(self, interaction: discord.Interaction, table: Table) -> float | None:
+        """Seconds a member without a seat must still wait for /board (players never do):
+        discord.py's app-command Cooldown, one bucket per member and channel."""
+        if table.seat_of(interaction.user.id) is not None:
+            return None
+        key = (interaction.user.id, table.place_id)
+        if len(self._board_cooldowns) > 10_000:  # forget old buckets now and then
+            self._board_cooldowns.clear()
+        bucket = self._board_cooldowns.setdefault(key, app_commands.Cooldown(*BOARD_COOLDOWN))
+        return bucket.update_rate_limit(now())
 
     async def resign(self, interaction: discord.Interaction) -> None:
         loc = locale_of(interaction)

@@ -32,6 +32,14 @@ TABLE_ERRORS: dict[str, str] = {
     "bad_setting": N_("That setting does not work: {reason}"),
     "bad_level": N_("There is no computer level {level}."),
     "no_hints": N_("Hints are off at this table: the host can open a table with hints on."),
+    "broken": N_("Sorry, table {table_id} is damaged: its saved moves can't be replayed, so "
+                 "it can't go on. The host or a moderator can end it with {/cancel}."),
+    "too_long": N_("That's too long: at most {max} characters, please."),
+    "lobby_limit": N_("You already have an open lobby in this server (in {place}). Start or "
+                      "cancel it first."),
+    "server_full": N_("This server already has {max} open tables, the most allowed. Please "
+                      "wait until a game ends (moderators can raise the limit in "
+                      "{/settings})."),
 }
 
 PERMISSION_NAMES: dict[str, str] = {

@@ -23,6 +23,7 @@ from bot.i18n import t
 from bot.ui.board import game_title
 from bot.ui.components import view_of
 from bot.ui.drawing import draw
+from bot.ui.faults import guarded
 from bot.ui.guide_texts import PAGE_TITLES, PAGES
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
@@ -150,6 +151,7 @@ class PageSelect(ui.DynamicItem[ui.Select], template=r"rules:(?P<game>[a-z_]{1,4
     ) -> PageSelect:
         return cls(match["game"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         page = self.item.values[0] if self.item.values else "goal"
         if self.game not in game_ids() or page not in PAGES:
@@ -170,6 +172,7 @@ class ShareButton(ui.DynamicItem[ui.Button],
     ) -> ShareButton:
         return cls(match["game"], match["page"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.game not in game_ids() or self.page not in PAGES:
             return

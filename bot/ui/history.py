@@ -17,6 +17,7 @@ from bot.tables.history import FinishedTable, export_file, recent_games, replay_
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.errors import table_error_text
+from bot.ui.faults import choices_in_time, defer_publicly
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import defer_public, ensure_language, interaction_channel_locale
 from bot.workers import Busy
@@ -81,9 +82,10 @@ async def table_choices(
     """Autocomplete: the caller's recent finished tables in this server."""
     if interaction.guild_id is None:
         return []
-    games = await recent_games(bot.service, interaction.guild_id, interaction.user.id, 25)
+    games = await choices_in_time(recent_games(bot.service, interaction.guild_id,
+                                               interaction.user.id, 25))
     loc = interaction.locale
-    needle = current.strip().lower()
+    needle = current[:100].strip().lower()
     choices = []
     for game in games:
         names = ", ".join(p.name for p in game.players)
@@ -122,7 +124,7 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await _refuse(interaction, err)
         return
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     try:
         file = await replay_file(bot.service, table_id, interaction.guild_id,
                                  frame_ms=frame_ms(frames))
@@ -149,7 +151,7 @@ async def send_export(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await _refuse(interaction, err)
         return
-    await interaction.response.defer(thinking=True)
+    await defer_publicly(interaction)
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
     await interaction.followup.send(

@@ -78,6 +78,8 @@ async def defer_public(bot: Any, interaction: Any) -> tuple[object, int]:
     """Defer a public answer to a server command: (the channel's locale, the guild id)."""
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
-    await interaction.response.defer(thinking=True)
+    from bot.ui.faults import defer_publicly  # remembered: a failure then deletes it
+
+    await defer_publicly(interaction)
     assert interaction.guild_id is not None  # the commands are guild-only
     return loc, interaction.guild_id

@@ -15,14 +15,16 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import renderers
+from bot import metrics
 from bot.i18n import t
 from bot.tables import MoveResult, Table, TableError
 from bot.ui import hands
@@ -39,6 +41,12 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
+
+# Backoff per table while Discord refuses its board: 15 s, 30 s, 1 min ... at most 10 min.
+RETRY_FIRST = timedelta(seconds=15)
+RETRY_MAX = timedelta(minutes=10)
+# A board that comes this late (Discord refused it for so long) says why.
+OUTAGE_NOTICE = timedelta(minutes=1)
 
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -76,6 +84,8 @@ class Publisher:
         self._dm_closed: dict[int, set[int]] = {}
         self._latest: dict[int, Table] = {}  # the newest committed Table seen, per table
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
+        self._failing_since: dict[int, datetime] = {}  # the first failure of that row
+        self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
 
     @property
     def service(self) -> Any:
@@ -83,6 +93,35 @@ class Publisher:
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # -- Discord failing ---------------------------------------------------------------------
+
+    def _failed(self, table_id: int) -> None:
+        """A board could not be posted: retry later, each time waiting twice as long."""
+        now = self.service.now()
+        count = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+        self._failing_since.setdefault(table_id, now)
+        self._retry_at[table_id] = now + min(RETRY_FIRST * 2 ** (count - 1), RETRY_MAX)
+        metrics.error("board")
+
+    def waiting(self, table_id: int) -> bool:
+        """Whether the table's board is in its backoff (the sweeper leaves it for now)."""
+        retry_at = self._retry_at.get(table_id)
+        return retry_at is not None and self.service.now() < retry_at
+
+    def _outage_note(self, table_id: int, locale: object) -> str | None:
+        """Said on a board that comes late because Discord refused it for a while."""
+        since = self._failing_since.get(table_id)
+        if since is None or self.service.now() - since < OUTAGE_NOTICE:
+            return None
+        minutes = max(1, round((self.service.now() - since).total_seconds() / 60))
+        return t(locale, "Sorry for the wait: Discord didn't accept my messages for about "
+                 "{minutes} min, so this board comes late. Nothing was lost.", minutes=minutes)
+
+    def _recovered(self, table_id: int) -> None:
+        self._failures.pop(table_id, None)
+        self._failing_since.pop(table_id, None)
+        self._retry_at.pop(table_id, None)
 
     # -- events ------------------------------------------------------------------------------
 
@@ -151,6 +190,7 @@ class Publisher:
         extra lines for this board (a deadline that passed); `interaction`: the one that
         caused the move, to post through when it is in the table's place."""
         if isinstance(result_or_id, MoveResult):
+            metrics.move(sum(1 for step in result_or_id.steps if step.actor >= 0))
             self.remember(result_or_id)
             table: Table | None = self._newest(result_or_id.table)
             table_id = result_or_id.table.id
@@ -224,10 +264,15 @@ class Publisher:
         except discord.HTTPException as err:
             log.warning("table %s: place %s could not be fetched (%s)", table.id,
                         table.place_id, err)
+            self._failed(table.id)
             return True  # saved; the sweeper posts it once Discord answers again
+        started = time.monotonic()
         await ensure_language(self.bot, getattr(getattr(channel, "guild", None), "id", None))
         locale = self.locale_of(channel)
         notes: list[str] = list(extra)
+        late = self._outage_note(table.id, locale)
+        if late:
+            notes.insert(0, late)
         if send_hands and is_private_pick(table):
             await self.send_hands(table, locale)
         notes.extend(self._dm_notes(table, locale))
@@ -256,11 +301,12 @@ class Publisher:
             log.warning("table %s: cannot post in %s", table.id, table.place_id)
             return False
         except discord.HTTPException as err:  # 5xx, or 429 after discord.py's own retries
-            self._failures[table.id] = self._failures.get(table.id, 0) + 1
-            log.warning("table %s: the board could not be posted (%s); retrying later",
-                        table.id, err)
+            self._failed(table.id)
+            log.warning("table %s: the board could not be posted (%s); retrying in %s",
+                        table.id, err, self._retry_at[table.id] - self.service.now())
             return True  # saved, and the sweeper posts it: not the player's fault
-        self._failures.pop(table.id, None)
+        self._recovered(table.id)
+        metrics.board_posted(time.monotonic() - started)
         await self.service.mark_posted(table.id, table.ply, message.id)
         self._posted(table, table.ply, message.id)
         if table.status == "finished":
@@ -364,15 +410,18 @@ class Publisher:
 
     # -- boards left unposted ----------------------------------------------------------------
 
-    async def recover(self, quiet_for: timedelta | None = None) -> int:
+    async def recover(self, quiet_for: timedelta | None = None, backoff: bool = False) -> int:
         """Post every board that a crash, a restart or a Discord failure left unposted
         (running tables, and games that finished shortly before, final board included), for
         the guilds this process serves; returns how many. `quiet_for`: only tables that did
-        not change for that long (others are being posted by whoever moved them)."""
+        not change for that long (others are being posted by whoever moved them); `backoff`:
+        skip tables whose last failure asks to wait longer."""
         posted = 0
         tables = await self.service.unposted_tables(guilds=self.bot.owns_guild,
                                                     quiet_for=quiet_for)
         for table in tables:
+            if backoff and self.waiting(table.id):
+                continue
             if table.needs_post:
                 try:
                     if await self.publish(table.id):

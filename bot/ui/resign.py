@@ -15,6 +15,7 @@ from discord import ui
 from bot.i18n import t
 from bot.ui.board import game_title
 from bot.ui.components import view_of
+from bot.ui.faults import guarded
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -61,5 +62,6 @@ class ConfirmResign(ui.DynamicItem[ui.Button], template=r"resign:(?P<table>\d+)"
     ) -> ConfirmResign:
         return cls(int(match["table"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await confirm(interaction.client, interaction, self.table_id)  # type: ignore[arg-type]

@@ -81,6 +81,9 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
          t(locale, POLICY_LABELS.get(settings.channel_policy, settings.channel_policy))),
         (t(locale, "Language of the bot's messages"), LANGUAGE_NAMES.get(language, language)),
         (t(locale, "Role that may cancel any table"), role),
+        (t(locale, "Tables open at once, at most"), str(settings.max_tables)),
+        (t(locale, "A lobby not started closes after"),
+         t(locale, "{minutes} minutes", minutes=settings.lobby_minutes)),
     ]
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=False)

@@ -1,23 +1,36 @@
-"""Boards left unposted are posted without anyone asking.
+"""Upkeep without anyone asking, every INTERVAL seconds, for this process's guilds.
 
-A board can miss its post: Discord failed (5xx, a 429 beyond discord.py's retries), or the
-process died between the commit and the post. Every INTERVAL seconds this process posts the
-boards of its own guilds that are behind and have been quiet for QUIET (a fresher board is
-still being posted by the process that made the move).
+- Boards left unposted: Discord failed (5xx, a 429 beyond discord.py's retries), or the
+  process died between the commit and the post. Boards behind that have been quiet for
+  QUIET are posted (a fresher board is still being posted by the process that made the
+  move); a table whose board keeps failing waits longer each time (Publisher's backoff).
+- Lobbies that waited longer than their server's `lobby_minutes` are cancelled (once across
+  processes) and their message says so.
+- The heartbeat file (BOT_HEARTBEAT_FILE) is touched, for Docker's HEALTHCHECK; the open
+  tables gauge is refreshed when metrics are on.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from discord.ext import tasks
+
+from bot import metrics
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
+
+
+def heartbeat_path() -> Path | None:
+    raw = (os.environ.get("BOT_HEARTBEAT_FILE") or "").strip()
+    return Path(raw) if raw else None
 
 
 class Sweeper:
@@ -37,10 +50,28 @@ class Sweeper:
 
     @tasks.loop(seconds=INTERVAL)
     async def sweep(self) -> None:
+        self.beat()
         try:
-            posted = await self.bot.ui.publisher.recover(quiet_for=self.QUIET)
-        except Exception:
-            log.exception("posting the boards left behind failed; trying again later")
+            posted = await self.bot.ui.publisher.recover(quiet_for=self.QUIET, backoff=True)
+        except Exception as err:
+            log.warning("posting the boards left behind failed (%r); trying again later", err)
+        else:
+            if posted:
+                log.info("posted %d board(s) left behind", posted)
+        try:
+            await self.bot.ui.orphans.expire()
+            if metrics.enabled():
+                metrics.open_tables(await self.bot.service.open_counts())
+        except Exception as err:
+            log.warning("expiring lobbies failed (%r); trying again later", err)
+
+    @staticmethod
+    def beat() -> None:
+        """Touch the heartbeat file: the event loop is alive and the sweeper runs."""
+        path = heartbeat_path()
+        if path is None:
             return
-        if posted:
-            log.info("posted %d board(s) left behind", posted)
+        try:
+            path.touch()
+        except OSError as err:
+            log.warning("heartbeat file %s: %s", path, err)

@@ -168,10 +168,19 @@ class World:
     guild: simcord.GuildHandle
     channel: simcord.ChannelHandle
     members: dict[str, simcord.MemberActor] = field(default_factory=dict)
+    hosts: set[str] = field(default_factory=set)  # members who used /play already
 
     @property
     def bot(self) -> TableBot:
         return self.env.bot  # type: ignore[return-value]
+
+    async def before_play(self, host: str) -> None:
+        """A member may /play once per cooldown: let it pass for a second table."""
+        from bot.cogs.play import OPEN_COOLDOWN
+
+        if host in self.hosts:
+            await self.env.advance_time(OPEN_COOLDOWN[1])
+        self.hosts.add(host)
 
     def member(self, name: str, **kwargs: Any) -> simcord.MemberActor:
         if name not in self.members:
@@ -419,6 +428,7 @@ async def open_and_start(world: World, game: str, host: str, others: list[str],
     Returns the table id."""
     sides = sides or {}
     host_member = world.member(host)
+    await world.before_play(host)
     result = await host_member.slash(world.channel, f"play {game}", **options)
     lobby = result.response
     assert lobby is not None and not lobby.ephemeral, result

@@ -153,7 +153,7 @@ async def test_hints_only_where_allowed_and_table_unrated(service: TableService)
     with pytest.raises(TableError) as err:
         await service.hint(off.id, HOST)
     assert err.value.code == "no_hints"
-    await service.cancel(off.id, HOST)
+    await service.cancel(off.id, HOST, can_manage=True)
     on = await service.open_table(GUILD, CHANNEL, "senet", None, HOST, "Host", hints=True)
     assert on.hints
     await service.add_computer(on.id, HOST, "easy")

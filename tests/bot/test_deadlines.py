@@ -429,7 +429,7 @@ def test_who_may_cancel() -> None:
 async def test_cancel_and_resign_clear_the_timers(service: TableService, clock: Clock) -> None:
     table = await started(service, "senet", 2)
     assert await service.timers(table.id)
-    await service.cancel(table.id, HOST)
+    await service.cancel(table.id, HOST, can_manage=True)
     assert await service.timers(table.id) == {}
     table = await started(service, "varanasi", 3)
     assert table.deadline_seconds == 86400

@@ -24,6 +24,7 @@ def private_text(result) -> str:
 
 async def open_against_computer(world: World, game: str, **options) -> tuple[int, object]:
     aki = world.member("aki")
+    await world.before_play("aki")
     result = await aki.slash(world.channel, f"play {game}", **options)
     lobby = result.response
     table_id = int(next(iter(button_ids(lobby))).split(":")[1])

@@ -146,12 +146,14 @@ async def test_missing_permissions_are_explained(world: World) -> None:
     aki, bo = world.member("aki"), world.member("bo")
     silent = world.guild.create_text_channel("read-only", overwrites={
         me: discord.PermissionOverwrite(send_messages=False)})
+    await world.before_play("aki")
     text = private_text(await aki.slash(silent, "play senet"))
     assert "missing the **Send Messages** permission" in text
     assert world.bot_messages(silent) == []
 
     no_files = world.guild.create_text_channel("no-files", overwrites={
         me: discord.PermissionOverwrite(attach_files=False, create_public_threads=False)})
+    await world.before_play("aki")
     result = await aki.slash(no_files, "play senet")
     table_id = int(next(iter(button_ids(result.response))).split(":")[1])
     await bo.click(result.response, custom_id=f"lobby:{table_id}:join")

@@ -65,7 +65,7 @@ async def played(service: TableService) -> list[Table]:
     resigning = await play_random(service, resigning, random.Random(4), limit=6)
     resigned = (await service.resign(resigning.table.id, 104)).table
     cancelled = await started(service, "senet", 2, channel=16, users=[106, 107])
-    await service.cancel(cancelled.table.id, 106)
+    await service.cancel(cancelled.table.id, 106, can_manage=True)
     return [*tables, resigned]
 
 

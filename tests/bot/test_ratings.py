@@ -84,7 +84,7 @@ async def test_played_games_update_ratings_with_ranks(service: TableService) -> 
 
 async def test_a_cancelled_game_is_not_rated(service: TableService) -> None:
     result = await started(service, "senet", 2)
-    await service.cancel(result.table.id, HOST)
+    await service.cancel(result.table.id, HOST, can_manage=True)
     assert await service.leaderboard(GUILD) == []
     assert await service.leaderboard(GUILD, "senet") == []
 

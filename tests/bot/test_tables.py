@@ -153,8 +153,14 @@ async def test_cancel_permissions(service: TableService) -> None:
 
     running = (await started(service, "senet", 2)).table
     await refused("not_allowed", service.cancel(running.id, user(1)))
-    cancelled = await service.cancel(running.id, HOST)
+    # a running game: not even its host may end it (a way out of a losing game) ...
+    await refused("not_allowed", service.cancel(running.id, HOST))
+    await refused("not_lobby", service.cancel(running.id, 555, can_manage=True,
+                                              lobby_only=True))
+    # ... only a moderator; unrated, with its log kept
+    cancelled = await service.cancel(running.id, 555, can_manage=True)
     assert cancelled.status == "cancelled" and cancelled.outcome is None
+    assert cancelled.log == running.log and await service._repo.get_results(running.id) == []
     await refused("not_running", service.play(running.id, HOST, "pass"))
     assert await service.running_tables() == []
 

@@ -1,0 +1,93 @@
+"""Optional Prometheus metrics (`prometheus-client`), served on BOT_METRICS_PORT.
+
+Without the variable (or without the package) every function here does nothing, so the
+rest of the bot calls them freely. Exposed: moves made, interaction answer latency, board
+post latency, errors by kind, open tables (lobbies and running, refreshed by the sweeper),
+and the worker lanes' queue lengths (bot.workers).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_metrics: dict[str, Any] = {}
+LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
+
+
+def port_from_env(environ: dict[str, str] | None = None) -> int | None:
+    """BOT_METRICS_PORT as a port number, None when unset; ValueError when not a port."""
+    raw = ((os.environ if environ is None else environ).get("BOT_METRICS_PORT") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ValueError("BOT_METRICS_PORT must be a port number (1-65535)")
+    return int(raw)
+
+
+def start(port: int, address: str = "0.0.0.0") -> bool:  # noqa: S104  (inside a container)
+    """Create the metrics and serve them on `port`; False if prometheus-client is missing."""
+    try:
+        import prometheus_client as prom
+    except ImportError:
+        log.warning("BOT_METRICS_PORT is set but prometheus-client is not installed")
+        return False
+    if not _metrics:
+        _metrics.update(
+            moves=prom.Counter("bot_moves", "Moves committed (players, computers, deadlines)"),
+            answer=prom.Histogram("bot_answer_seconds", "Time to answer an interaction",
+                                  buckets=LATENCY_BUCKETS),
+            board=prom.Histogram("bot_board_seconds", "Time from a move to its posted board",
+                                 buckets=LATENCY_BUCKETS),
+            errors=prom.Counter("bot_errors", "Failures by kind", ["kind"]),
+            tables=prom.Gauge("bot_open_tables", "Lobbies and running tables", ["status"]),
+            queue=prom.Gauge("bot_worker_queue", "Jobs waiting per worker lane", ["lane"]),
+        )
+        from bot import workers
+
+        for lane in workers.LANES:
+            _metrics["queue"].labels(lane).set_function(
+                lambda lane=lane: _queue_length(workers, lane))
+    prom.start_http_server(port, addr=address)
+    log.info("metrics on :%s/metrics", port)
+    return True
+
+
+def _queue_length(workers: Any, lane: str) -> float:
+    try:
+        return float(workers.current().queue_lengths().get(lane, 0))
+    except RuntimeError:  # no event loop in the metrics thread and no pools installed
+        return 0.0
+
+
+def enabled() -> bool:
+    return bool(_metrics)
+
+
+def move(count: int = 1) -> None:
+    if _metrics:
+        _metrics["moves"].inc(count)
+
+
+def answered(seconds: float) -> None:
+    if _metrics:
+        _metrics["answer"].observe(seconds)
+
+
+def board_posted(seconds: float) -> None:
+    if _metrics:
+        _metrics["board"].observe(seconds)
+
+
+def error(kind: str) -> None:
+    if _metrics:
+        _metrics["errors"].labels(kind).inc()
+
+
+def open_tables(counts: dict[str, int]) -> None:
+    if _metrics:
+        for status, count in counts.items():
+            _metrics["tables"].labels(status).set(count)
