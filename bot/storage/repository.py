@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.driver import Conflict, Driver, Execute, ExecuteMany, Fetch, Unit, as_time
+from bot.storage.tournaments import TournamentQueries
 
 
 class PlaceTaken(Exception):
@@ -139,7 +140,7 @@ class Commit:
 
 _SETTINGS = (
     "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
-    "cancel_role_id",
+    "cancel_role_id", "organiser_role_id", "season", "season_channel_id",
 )
 
 
@@ -415,7 +416,7 @@ def _insert_seat(table_id: int, user_id: int, name: str, side: int | None) -> Un
         return 0  # seated already (a double click, or another process)
 
 
-class Repository:
+class Repository(TournamentQueries):
     """Every query the bot makes. Create with `bot.storage.open_database`."""
 
     def __init__(self, driver: Driver) -> None:

@@ -65,6 +65,7 @@ PRESETS: tuple[int, ...] = (60, 300, 900, 3600, 21600, 43200, 86400, 172800)
 ABSENCE_RULES: tuple[str, ...] = ("takeover", "forfeit")
 CHANNEL_POLICIES: tuple[str, ...] = ("thread", "channel")
 LANGUAGES: tuple[str, ...] = ("en", "ja")
+SEASONS: tuple[str, ...] = ("none", "month", "quarter")
 MAX_MISSES = range(1, 11)  # allowed values of max_misses
 LEASE = timedelta(seconds=60)  # how long a claimed timer is ours before others may take it
 
@@ -89,6 +90,9 @@ class GuildSettings:
     channel_policy: str = "thread"
     language: str = "en"
     cancel_role_id: int | None = None
+    organiser_role_id: int | None = None  # may run tournaments (besides Manage Server)
+    season: str = "none"  # the leaderboard's seasons: none, month or quarter
+    season_channel_id: int | None = None  # where a season's end is posted
 
     def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
         """Whether a member (not the host) may cancel tables: Manage Messages, or the
@@ -144,9 +148,12 @@ def check_setting(name: str, value: Any) -> Any:
     elif name == "language":
         if value not in LANGUAGES:
             raise bad(f"the language must be one of {', '.join(LANGUAGES)}")
-    elif name == "cancel_role_id":
+    elif name in ("cancel_role_id", "organiser_role_id", "season_channel_id"):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise bad("the cancel role must be a role id or none")
+            raise bad("the role or channel must be an id or none")
+    elif name == "season":
+        if value not in SEASONS:
+            raise bad(f"the season must be one of {', '.join(SEASONS)}")
     else:
         raise bad(f"unknown setting; settings: {', '.join(SETTING_NAMES)}")
     return value
