@@ -22,12 +22,14 @@ from bot.cogs.history import HistoryCog
 from bot.cogs.info import InfoCog
 from bot.cogs.play import PlayCog
 from bot.cogs.settings import SettingsCog
+from bot.cogs.tournament import TournamentCog
 from bot.config import Config
 from bot.i18n import Translator
 from bot.i18n import commands as command_ids
 from bot.storage import open_database
 from bot.tables import TableService
 from bot.tables.thinking import choose
+from bot.tournaments.service import TournamentService
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
@@ -35,7 +37,9 @@ from bot.ui.deadlines import Deadlines
 from bot.ui.guide import GUIDE_ITEMS
 from bot.ui.locales import ServerLanguages
 from bot.ui.resign import ConfirmResign
+from bot.ui.seasons import Seasons
 from bot.ui.sweeper import Sweeper
+from bot.ui.tournament import TournamentButton, TournamentUI
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -70,6 +74,9 @@ class TableBot(commands.Bot):
         self.workers: Workers | None = None
         self.deadlines = Deadlines(self)
         self.languages = ServerLanguages(self)  # /settings language per server
+        self.tournaments: TournamentService | None = None
+        self.tournaments_ui = TournamentUI(self)  # also the runner of tournament steps
+        self.seasons = Seasons(self)
         self._recovery: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -77,6 +84,8 @@ class TableBot(commands.Bot):
         self.workers = Workers(self.config.workers)
         workers.install(self.workers)
         self.service = TableService(self.repo, rng=self.rng, now=self.clock, think=think)
+        self.tournaments = TournamentService(self.repo, self.service, rng=self.rng)
+        self.tournaments_ui.install(self.tournaments)
         await self.add_commands()
         if self.config.sync_commands:
             await self.sync_commands()
@@ -88,9 +97,9 @@ class TableBot(commands.Bot):
         """The slash commands (with their translations) and the persistent components."""
         await self.tree.set_translator(Translator())
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
-                    SettingsCog(self), ComputersCog(self)):
+                    SettingsCog(self), ComputersCog(self), TournamentCog(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, TournamentButton)
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the
@@ -107,6 +116,7 @@ class TableBot(commands.Bot):
         await self.ui.recover()
         self.deadlines.start()
         self.sweeper.start()
+        self.tournaments_ui.start()
 
     async def sync_commands(self) -> int:
         """Register the slash commands: in one guild at once for development, else globally;
@@ -138,6 +148,7 @@ class TableBot(commands.Bot):
             self._recovery.cancel()
         await self.deadlines.stop()
         self.sweeper.stop()
+        self.tournaments_ui.stop()
         await self.computers.stop()
         if self.workers is not None:
             workers.install(None)

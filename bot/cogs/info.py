@@ -13,6 +13,7 @@ from bot.i18n import N_
 from bot.ui import guide, info
 from bot.ui.board import GAME_TITLES
 from bot.ui.help import show_help
+from bot.ui.seasons import season_choices
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -40,11 +41,19 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(name="leaderboard",
                           description=locale_str(N_("The best players of this server")))
-    @app_commands.describe(game=locale_str(N_("One game (default: all games)")))
+    @app_commands.describe(game=locale_str(N_("One game (default: all games)")),
+                           season=locale_str(N_("A past season, or all results (servers "
+                                                "with seasons)")))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await info.show_leaderboard(self.bot, interaction, game)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+                          season: str | None = None) -> None:
+        await info.show_leaderboard(self.bot, interaction, game, season)
+
+    @leaderboard.autocomplete("season")
+    async def season_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await season_choices(self.bot, interaction, current)
 
     @app_commands.command(name="stats", description=locale_str(
         N_("A player's games, wins and ratings on this server")))

@@ -215,6 +215,12 @@ class TournamentQueries:
         await self._execute("UPDATE tournaments SET message_id = ? WHERE id = ?",
                             (message_id, tournament_id))
 
+    async def start_tournament_at(self, tournament_id: int, at: datetime) -> bool:
+        """Move the start time of a tournament still in sign-up."""
+        return await self._execute(
+            "UPDATE tournaments SET starts_at = ?, next_at = ? WHERE id = ? AND"
+            " status = 'signup'", (at, at, tournament_id)) == 1
+
     async def sign_up(self, tournament_id: int, user_id: int, name: str, at: datetime,
                       checked_in: bool = False) -> str:
         """'ok' or why not ('closed', 'full', 'already')."""
@@ -267,13 +273,15 @@ class TournamentQueries:
         locking = " FOR UPDATE SKIP LOCKED" if self.driver.dialect == "postgresql" else ""
         return await self.driver.run(_claim, now, until, owner, limit, locking, guilds)
 
-    async def release_tournament(self, tournament_id: int, owner: str,
-                                 next_at: datetime | None) -> None:
-        """Give a claim back; the next step is due at `next_at` (None: keep the stored)."""
+    async def release_tournament(self, tournament_id: int, owner: str, claimed_at: datetime,
+                                 next_at: datetime) -> None:
+        """Give a claim (made at `claimed_at`) back; the next step is due at `next_at`,
+        unless a table ended meanwhile and made it due sooner (`tournament_due`)."""
         await self._execute(
             "UPDATE tournaments SET claimed_until = NULL, claimed_by = NULL,"
-            " next_at = COALESCE(?, next_at) WHERE id = ? AND claimed_by = ?",
-            (next_at, tournament_id, owner))
+            " next_at = CASE WHEN next_at > ? AND next_at < ? THEN next_at ELSE ? END"
+            " WHERE id = ? AND claimed_by = ?",
+            (claimed_at, next_at, next_at, tournament_id, owner))
 
     async def poke_tournament_of(self, table_id: int, at: datetime) -> int | None:
         """A table of a tournament ended: its tournament is due at `at` (its id, or None)."""
@@ -363,13 +371,13 @@ class TournamentQueries:
             "SELECT guild_id, season, season_channel_id, season_posted FROM guild_settings"
             " WHERE season <> 'none' AND season_channel_id IS NOT NULL")
 
-    async def mark_season_posted(self, guild_id: int, key: str) -> bool:
-        """Record that season `key` was announced; False if it was already (once)."""
+    async def mark_season(self, guild_id: int, before: str | None, marker: str) -> bool:
+        """Move a server's season marker from `before` to `marker`, once across processes
+        (False: another process did): the one that does announces the season's end."""
+        if before is None:
+            return await self._execute(
+                "UPDATE guild_settings SET season_posted = ? WHERE guild_id = ? AND"
+                " season_posted IS NULL", (marker, guild_id)) == 1
         return await self._execute(
             "UPDATE guild_settings SET season_posted = ? WHERE guild_id = ? AND"
-            " (season_posted IS NULL OR season_posted <> ?)", (key, guild_id, key)) == 1
-
-    async def reset_season_posted(self, guild_id: int) -> None:
-        """The season setting changed: the next pass starts counting from the current one."""
-        await self._execute("UPDATE guild_settings SET season_posted = NULL WHERE guild_id = ?",
-                            (guild_id,))
+            " season_posted = ?", (marker, guild_id, before)) == 1

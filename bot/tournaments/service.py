@@ -262,6 +262,13 @@ class TournamentService:
             raise TournamentError("not_entered")
         return await self.get(tournament_id)
 
+    async def start_now(self, tournament_id: int) -> Tournament:
+        """The organiser starts the tournament now instead of at its start time."""
+        if not await self._repo.start_tournament_at(tournament_id, self.now()):
+            await self._refuse_closed(tournament_id, "closed")
+        self._changed()
+        return await self.get(tournament_id)
+
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         tournament = await self.get(tournament_id)
         if tournament.row.status != "signup":
@@ -359,7 +366,7 @@ class TournamentService:
                 next_at = await self.step(tournament_id)
             except Exception:
                 log.exception("tournament %s: step failed", tournament_id)
-            await self._repo.release_tournament(tournament_id, self.owner, next_at)
+            await self._repo.release_tournament(tournament_id, self.owner, now, next_at)
         return len(claimed)
 
     async def step(self, tournament_id: int) -> datetime:

@@ -13,6 +13,7 @@ from bot.ui.board import game_title
 from bot.ui.computers import player_name
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
+from bot.ui.seasons import season_embed, season_of
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -25,12 +26,24 @@ def _rank(value: float | None) -> str:
 
 
 async def show_leaderboard(
-    bot: TableBot, interaction: discord.Interaction, game: str | None
+    bot: TableBot, interaction: discord.Interaction, game: str | None,
+    season: str | None = None,
 ) -> None:
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)  # a public reply
-    await interaction.response.defer(thinking=True)
     assert interaction.guild_id is not None
+    try:
+        key = await season_of(bot, interaction.guild_id, season)
+    except ValueError:
+        await interaction.response.send_message(t(
+            interaction.locale, "There is no season “{season}”: pick one from the list.",
+            season=str(season)[:20]), ephemeral=True)
+        return
+    await interaction.response.defer(thinking=True)
+    if key is not None:  # the server has seasons (bot/ui/seasons.py)
+        await interaction.followup.send(
+            embed=await season_embed(bot, interaction.guild_id, game, key, loc))
+        return
     rows = await bot.service.leaderboard(interaction.guild_id, game=game, limit=10)
     title = t(loc, "Leaderboard: {game}", game=game_title(loc, game)) if game else t(
         loc, "Leaderboard: all games")
