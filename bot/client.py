@@ -116,7 +116,6 @@ class TableBot(commands.Bot):
         await self.ui.recover()
         self.deadlines.start()
         self.sweeper.start()
-        self.tournaments_ui.start()
 
     async def sync_commands(self) -> int:
         """Register the slash commands: in one guild at once for development, else globally;

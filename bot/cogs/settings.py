@@ -30,9 +30,14 @@ class SettingsCog(commands.Cog):
         language=locale_str(N_("Language of the bot's messages in channels")),
         cancel_role=locale_str(N_("A role whose members may cancel any table")),
         clear_cancel_role=locale_str(N_("Remove the cancel role")),
+        organiser_role=locale_str(N_("A role whose members may run tournaments")),
+        clear_organiser_role=locale_str(N_("Remove the organiser role")),
+        season=locale_str(N_("Leaderboard seasons; the season's end is posted in this "
+                             "channel")),
     )
     @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
-                          channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES)
+                          channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES,
+                          season=ui.SEASON_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -44,6 +49,9 @@ class SettingsCog(commands.Cog):
         language: str | None = None,
         cancel_role: discord.Role | None = None,
         clear_cancel_role: bool | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool | None = None,
+        season: str | None = None,
     ) -> None:
         changes: dict[str, Any] = {}
         if deadline is not None:
@@ -60,6 +68,13 @@ class SettingsCog(commands.Cog):
             changes["cancel_role_id"] = cancel_role.id
         elif clear_cancel_role:
             changes["cancel_role_id"] = None
+        if organiser_role is not None:
+            changes["organiser_role_id"] = organiser_role.id
+        elif clear_organiser_role:
+            changes["organiser_role_id"] = None
+        if season is not None:
+            changes["season"] = season
+            changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.bot, interaction, changes)
 
 

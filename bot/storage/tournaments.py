@@ -114,8 +114,11 @@ def _sign_up(tournament_id: int, user_id: int, name: str, at: datetime,
                        (tournament_id,))
     if not rows or rows[0]["status"] != "signup":
         return "closed"
-    count = yield Fetch("SELECT COUNT(*) AS n FROM tournament_players WHERE tournament_id = ?",
-                        (tournament_id,))
+    count = yield Fetch(
+        "SELECT COUNT(*) AS n, SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
+        " FROM tournament_players WHERE tournament_id = ?", (user_id, tournament_id))
+    if count[0]["mine"]:
+        return "already"
     if count[0]["n"] >= rows[0]["seat_limit"]:
         return "full"
     try:
@@ -300,8 +303,11 @@ class TournamentQueries:
             (at, tournament_id))
 
     async def next_tournament_time(self) -> datetime | None:
-        rows = await self._rows("SELECT MIN(next_at) AS t FROM tournaments WHERE status IN"
-                                " ('signup', 'running')")
+        """The next step of any tournament (a claimed one: when its lease runs out)."""
+        rows = await self._rows(
+            "SELECT MIN(CASE WHEN claimed_until IS NOT NULL AND claimed_until > next_at"
+            " THEN claimed_until ELSE next_at END) AS t FROM tournaments"
+            " WHERE status IN ('signup', 'running')")
         return as_time(rows[0]["t"]) if rows else None
 
     async def claim_game(self, tournament_id: int, round_: int, number: int, owner: str,

@@ -69,6 +69,19 @@ def rules_line(locale: object, seconds: int, rule: str, misses: int) -> str:
              rule=absence_label(locale, rule))
 
 
+SEASON_LABELS = {"none": N_("no seasons"), "month": N_("monthly"), "quarter": N_("quarterly")}
+SEASON_CHOICES = [app_commands.Choice(name=locale_str(label), value=kind)
+                  for kind, label in SEASON_LABELS.items()]
+
+
+def season_label(locale: object, settings: GuildSettings) -> str:
+    label = t(locale, SEASON_LABELS.get(settings.season, settings.season))
+    if settings.season != "none" and settings.season_channel_id is not None:
+        label = t(locale, "{seasons}, announced in {channel}", seasons=label,
+                  channel=f"<#{settings.season_channel_id}>")
+    return label
+
+
 def settings_embed(settings: GuildSettings, locale: object, language: str) -> discord.Embed:
     embed = discord.Embed(title=t(locale, "Settings of this server"), colour=COLOUR)
     role = (f"<@&{settings.cancel_role_id}>" if settings.cancel_role_id is not None
@@ -81,6 +94,10 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
          t(locale, POLICY_LABELS.get(settings.channel_policy, settings.channel_policy))),
         (t(locale, "Language of the bot's messages"), LANGUAGE_NAMES.get(language, language)),
         (t(locale, "Role that may cancel any table"), role),
+        (t(locale, "Role that may run tournaments"),
+         f"<@&{settings.organiser_role_id}>" if settings.organiser_role_id is not None
+         else t(locale, "none (Manage Server only)")),
+        (t(locale, "Leaderboard seasons"), season_label(locale, settings)),
     ]
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=False)

@@ -11,11 +11,11 @@ import asyncio
 import io
 import logging
 import re
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
-from discord.ext import tasks
 
 from bot.i18n import N_, t
 from bot.storage.tournaments import GameRow
@@ -474,19 +474,18 @@ class TournamentUI:
             log.info("tournament %s: sign-up message not updated (%s)", tournament.id, err)
 
     # -- the runner ------------------------------------------------------------------------
-
-    def start(self) -> None:
-        if not self.watch.is_running():
-            self.watch.start()
+    # The deadline watcher (bot/ui/deadlines.py) calls `run_pass` on each of its passes and
+    # sleeps until the sooner of the next deadline and the next tournament step; `wake` (a
+    # table of a tournament ended) runs a pass at once.
 
     def stop(self) -> None:
-        if self.watch.is_running():
-            self.watch.cancel()
         if self._pass is not None and not self._pass.done():
             self._pass.cancel()
 
     def wake(self) -> None:
-        """A tournament may be due now: run a pass soon (one at a time)."""
+        """A tournament may be due now: run a pass soon (one at a time); the deadline
+        watcher looks at its next step again too."""
+        self.bot.deadlines.wake()
         if self._pass is not None and not self._pass.done():
             self._again = True
             return
@@ -498,21 +497,24 @@ class TournamentUI:
             self._again = False
             await self.run_pass()
 
-    async def run_pass(self) -> None:
+    async def run_pass(self, next_at: datetime | None = None) -> datetime | None:
+        """Step the due tournaments and look at the seasons; returns the sooner of
+        `next_at` and the next tournament step."""
         if self.service is None or self.bot.repo is None:
-            return
+            return next_at
         config = self.bot.config
         guilds = None
         if config.shard_count is not None and config.shard_ids is not None:
             guilds = (config.shard_count, config.shard_ids)
         try:
-            for _ in range(10):  # steps may make others due (a round that ends at once)
+            for _ in range(10):  # a step may make another due at once
                 if not await self.service.run_due(guilds):
                     break
             await self.bot.seasons.check()
+            due = await self.service.next_due()
         except Exception:
             log.exception("the tournament pass failed; trying again later")
-
-    @tasks.loop(seconds=30)
-    async def watch(self) -> None:
-        await self.run_pass()
+            return next_at
+        if due is None:
+            return next_at
+        return due if next_at is None else min(due, next_at)
