@@ -60,17 +60,17 @@ def render_standings(view: dict[str, Any]) -> bytes:
     tiebreaks = bool(view.get("tiebreaks"))
     # columns: rank | badge + name | points | (Buchholz | S-B)
     x_rank, x_badge, x_name = 40, 150, 190
-    x_points = WIDTH - (330 if tiebreaks else 60)
-    x_bh, x_sb = WIDTH - 190, WIDTH - 60
+    x_points = WIDTH - (390 if tiebreaks else 60)
+    x_bh, x_sb = WIDTH - 210, WIDTH - 60
     y = top + 24
     theme.text(draw, (x_rank, y + header / 2), tr("Rank"), small, theme.MUTED, anchor="lm")
     theme.text(draw, (x_name, y + header / 2), tr("Player"), small, theme.MUTED, anchor="lm")
-    theme.text(draw, (x_points, y + header / 2), tr("Points"), small, theme.MUTED,
-               anchor="rm")
+    heads = [(x_points, tr("Points"))]
     if tiebreaks:
-        theme.text(draw, (x_bh, y + header / 2), tr("Buchholz"), small, theme.MUTED,
-                   anchor="rm")
-        theme.text(draw, (x_sb, y + header / 2), tr("S-B"), small, theme.MUTED, anchor="rm")
+        heads += [(x_bh, tr("Buchholz")), (x_sb, tr("S-B"))]
+    for x, label in heads:  # right-aligned, each within its own column
+        fitted = theme.fit(label, small, 150, smallest=theme.min_text(WIDTH))
+        theme.text(draw, (x, y + header / 2), label, fitted, theme.MUTED, anchor="rm")
     y += header
     for index, row in enumerate(shown):
         box = (20, y + 3, WIDTH - 20, y + ROW - 3)

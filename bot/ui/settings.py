@@ -86,6 +86,8 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
     embed = discord.Embed(title=t(locale, "Settings of this server"), colour=COLOUR)
     role = (f"<@&{settings.cancel_role_id}>" if settings.cancel_role_id is not None
             else t(locale, "none (Manage Messages only)"))
+    organisers = (f"<@&{settings.organiser_role_id}>" if settings.organiser_role_id is not None
+                  else t(locale, "none (Manage Server only)"))
     rows = [
         (t(locale, "Time per move"), deadline_label(locale, settings.deadline_seconds)),
         (t(locale, "When a player misses turns"), absence_label(locale, settings.absence_rule)),
@@ -94,9 +96,7 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
          t(locale, POLICY_LABELS.get(settings.channel_policy, settings.channel_policy))),
         (t(locale, "Language of the bot's messages"), LANGUAGE_NAMES.get(language, language)),
         (t(locale, "Role that may cancel any table"), role),
-        (t(locale, "Role that may run tournaments"),
-         f"<@&{settings.organiser_role_id}>" if settings.organiser_role_id is not None
-         else t(locale, "none (Manage Server only)")),
+        (t(locale, "Role that may run tournaments"), organisers),
         (t(locale, "Leaderboard seasons"), season_label(locale, settings)),
     ]
     for name, value in rows:

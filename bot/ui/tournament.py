@@ -161,21 +161,22 @@ def view_with(items: list[ui.Item[Any]]) -> ui.View:
 # -- standings and bracket -----------------------------------------------------------------------
 
 
-def standings_view(tournament: Tournament, final: bool) -> dict[str, Any]:
+def standings_view(tournament: Tournament, final: bool, locale: object) -> dict[str, Any]:
     seeds = {e.user_id: i for i, e in enumerate(tournament.seeded)}
     dropped = {e.user_id for e in tournament.row.entrants if e.dropped}
     return {
         "game": GAME_TITLES.get(tournament.row.game, tournament.row.game),
         "round": tournament.row.round, "rounds": tournament.row.rounds, "final": final,
         "tiebreaks": tournament.row.format in ("swiss", "round_robin"),
-        "rows": [{"rank": s.rank, "name": clean_name(tournament.name_of(s.player)),
+        "rows": [{"rank": s.rank,
+                  "name": entrant_name(locale, s.player, tournament.name_of(s.player)),
                   "seed": seeds.get(s.player, 0), "points": s.points,
                   "buchholz": s.buchholz, "sonneborn": s.sonneborn, "games": s.games,
                   "dropped": s.player in dropped} for s in tournament.standings],
     }
 
 
-def bracket_view(tournament: Tournament) -> dict[str, Any]:
+def bracket_view(tournament: Tournament, locale: object) -> dict[str, Any]:
     seeds = [e.user_id for e in tournament.seeded]
     index = {p: i for i, p in enumerate(seeds)}
     rounds: list[list[dict[str, Any]]] = []
@@ -186,7 +187,7 @@ def bracket_view(tournament: Tournament) -> dict[str, Any]:
             if game.points is not None:
                 won = pairing.winner(pairing.Result(game.players, game.points), seeds)
                 winner = game.players.index(won)
-            games.append({"players": [{"name": clean_name(tournament.name_of(p)),
+            games.append({"players": [{"name": entrant_name(locale, p, tournament.name_of(p)),
                                        "seed": index.get(p, 0)} for p in game.players],
                           "winner": winner})
         rounds.append(games)
@@ -208,10 +209,10 @@ def standings_text(tournament: Tournament, locale: object, limit: int = 20) -> s
 
 async def pictures(tournament: Tournament, locale: object, final: bool) -> list[discord.File]:
     """The standings picture (and the bracket for single elimination)."""
-    data = await _render(render_standings, standings_view(tournament, final), locale)
+    data = await _render(render_standings, standings_view(tournament, final, locale), locale)
     files = [discord.File(io.BytesIO(data), filename="standings.png")]
     if tournament.row.format == "elimination":
-        data = await _render(render_bracket, bracket_view(tournament), locale)
+        data = await _render(render_bracket, bracket_view(tournament, locale), locale)
         files.append(discord.File(io.BytesIO(data), filename="bracket.png"))
     return files
 
@@ -383,11 +384,10 @@ class TournamentUI:
             text = t(loc, "No tournament is open or running here. Organisers start one with "
                      "{/tournament}.")
         else:
-            text = "\n".join(t(loc, "#{id} · {game} · {format} · {status} · <t:{at}:f>",
-                               id=r.id, game=game_title(loc, r.game),
-                               format=t(loc, FORMAT_NAMES[r.format]),
-                               status=t(loc, STATUS_NAMES[r.status]),
-                               at=int(r.starts_at.timestamp())) for r in rows)
+            text = "\n".join(
+                f"#{r.id} · {game_title(loc, r.game)} · {t(loc, FORMAT_NAMES[r.format])} · "
+                f"{t(loc, STATUS_NAMES[r.status])} · <t:{int(r.starts_at.timestamp())}:f>"
+                for r in rows)
         await interaction.response.send_message(text, ephemeral=True)
 
     # -- Host: what the service asks of Discord ---------------------------------------------
