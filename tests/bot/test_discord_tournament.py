@@ -6,6 +6,7 @@ everything else (sign-up, start time, tables in threads, standings) goes through
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -16,7 +17,7 @@ from bot.tables import computers as cpu
 from bot.tables.pipeline import auto_turn
 from bot.tournaments.service import Tournament, TournamentError
 from bot.ui.tournament import error_text
-from tests.bot.conftest import World, button_ids, png_of
+from tests.bot.conftest import World, button_ids, png_of, resign
 
 
 @pytest.fixture(autouse=True)
@@ -169,7 +170,9 @@ async def test_swiss_senet_for_eight_from_sign_up_to_final_standings(world: Worl
     assert sum(name in description for name in names) == 8
     shown = await world.member("bo").slash(world.channel, "tournament standings",
                                            tournament=tournament_id)
-    assert "1." in shown.followups[-1].content if shown.followups else shown.response.content
+    reply = shown.followups[-1] if shown.followups else shown.response
+    assert not reply.ephemeral and f"1. {winner}" in reply.content
+    png_of(await reply.attachments[0].read())
 
 
 async def test_six_nimmt_for_twelve_with_computers_check_in_and_a_restart(
@@ -235,3 +238,53 @@ async def test_six_nimmt_for_twelve_with_computers_check_in_and_a_restart(
     png_of(await final[0].attachments[0].read())
     row = next(s for s in tournament.standings if s.player == dropped)
     assert row.games == 2
+
+
+async def test_organiser_role_and_monthly_seasons(world: World) -> None:
+    boss = organiser(world)
+    referees = world.guild.create_role("Referees")
+    ref = world.member("ref", roles=[referees])
+    refused = await ref.slash(world.channel, "tournament create senet", format="swiss")
+    assert "organiser role" in private(refused)
+    saved = await boss.slash(world.channel, "settings", organiser_role=referees,
+                             season="month")
+    embed = saved.response.embeds[0]
+    assert any(f.value == f"<@&{referees.id}>" for f in embed.fields), embed.fields
+    assert any("monthly" in f.value and f"<#{world.channel.id}>" in f.value
+               for f in embed.fields), embed.fields
+    created = await ref.slash(world.channel, "tournament create senet", format="swiss")
+    assert created.response is not None and not created.response.ephemeral
+    tournament_id = int(next(iter(button_ids(created.response))).split(":")[1])
+    cancelled = await ref.slash(world.channel, "tournament cancel", tournament=tournament_id)
+    assert "cancelled" in private(cancelled)
+
+    # a game in January, then February begins: January's top players are posted once
+    aki, bo = world.member("aki"), world.member("bo")
+    opened = await aki.slash(world.channel, "play senet")
+    table_id = int(next(iter(button_ids(opened.response))).split(":")[1])
+    await bo.click(opened.response, custom_id=f"lobby:{table_id}:join")
+    start = next(i for i in button_ids(opened.response) if ":start" in i)
+    await aki.click(opened.response, custom_id=start)
+    table = await world.table(table_id)
+    await resign(bo, world.place(table))
+    board = await aki.slash(world.channel, "leaderboard", game="senet")
+    january = board.response.embeds[0]
+    assert "1/2026" in january.title and "aki" in january.description
+    # February begins (the bot's clock jumps: simcord's clock cannot skip a month quickly)
+    february = datetime(2026, 2, 1, 0, 5, tzinfo=UTC)
+    world.bot.service._clock = lambda: february  # noqa: SLF001
+    with world.env._bot_scope():  # noqa: SLF001 - as the deadline watcher's pass does
+        assert await world.bot.seasons.check() == 1
+        assert await world.bot.seasons.check() == 0, "a season's end is posted once"
+    await world.env.settle()
+    posts = [m for m in channel_texts(world) if m.embeds and "Season" in m.embeds[0].title]
+    assert len(posts) == 1, [m.embeds[0].title for m in channel_texts(world) if m.embeds]
+    (field_,) = posts[0].embeds[0].fields
+    assert field_.name == "Senet" and "aki" in field_.value
+    fresh = await aki.slash(world.channel, "leaderboard", game="senet")
+    assert "2/2026" in fresh.response.embeds[0].title
+    assert "No finished games in this season" in fresh.response.embeds[0].description
+    past = await aki.slash(world.channel, "leaderboard", game="senet", season="2026-01")
+    assert "aki" in past.response.embeds[0].description
+    every = await aki.slash(world.channel, "leaderboard", game="senet", season="all")
+    assert "rating" in every.response.embeds[0].description
