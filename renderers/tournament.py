@@ -60,8 +60,8 @@ def render_standings(view: dict[str, Any]) -> bytes:
     tiebreaks = bool(view.get("tiebreaks"))
     # columns: rank | badge + name | points | (Buchholz | S-B)
     x_rank, x_badge, x_name = 40, 150, 190
-    x_points = WIDTH - (390 if tiebreaks else 60)
-    x_bh, x_sb = WIDTH - 210, WIDTH - 60
+    x_points = WIDTH - (420 if tiebreaks else 60)
+    x_bh, x_sb = WIDTH - 230, WIDTH - 50
     y = top + 24
     theme.text(draw, (x_rank, y + header / 2), tr("Rank"), small, theme.MUTED, anchor="lm")
     theme.text(draw, (x_name, y + header / 2), tr("Player"), small, theme.MUTED, anchor="lm")
@@ -69,7 +69,7 @@ def render_standings(view: dict[str, Any]) -> bytes:
     if tiebreaks:
         heads += [(x_bh, tr("Buchholz")), (x_sb, tr("S-B"))]
     for x, label in heads:  # right-aligned, each within its own column
-        fitted = theme.fit(label, small, 150, smallest=theme.min_text(WIDTH))
+        fitted = theme.fit(label, small, 160, smallest=theme.min_text(WIDTH))
         theme.text(draw, (x, y + header / 2), label, fitted, theme.MUTED, anchor="rm")
     y += header
     for index, row in enumerate(shown):
@@ -82,15 +82,9 @@ def render_standings(view: dict[str, Any]) -> bytes:
         theme.text(draw, (x_rank, mid), theme.rank_label(row["rank"]), size, ink,
                    bold=row["rank"] <= 3, anchor="lm")
         theme.seat_badge(draw, (x_badge, mid), row["seed"], 40)
-        name = row["name"]
-        if row.get("dropped"):
-            name = tr("{name} (dropped)", name=name)
         room = x_points - 120 - x_name
+        name = _label(row["name"], bool(row.get("dropped")), size, small, room)
         name_size = theme.fit(name, size, room, smallest=small)
-        if theme.text_width(name, name_size) > room:
-            while len(name) > 1 and theme.text_width(name + "…", name_size) > room:
-                name = name[:-1]
-            name += "…"
         theme.text(draw, (x_name, mid), name, name_size, ink, anchor="lm")
         theme.text(draw, (x_points, mid), points_text(row["points"]), size, ink, bold=True,
                    anchor="rm")
@@ -104,6 +98,17 @@ def render_standings(view: dict[str, Any]) -> bytes:
         theme.text(draw, (WIDTH / 2, y + ROW / 2), tr("… and {count} more", count=more),
                    small, theme.MUTED, anchor="mm")
     return theme.to_png(img)
+
+
+def _label(name: str, dropped: bool, size: int, smallest: int, room: float) -> str:
+    """The name as it fits in `room` (shortened with …), keeping "(dropped)" whole."""
+    whole = tr("{name} (dropped)", name=name) if dropped else name
+    if theme.text_width(whole, theme.fit(whole, size, room, smallest=smallest)) <= room:
+        return whole
+    while len(name) > 1 and theme.text_width(
+            tr("{name} (dropped)", name=name + "…") if dropped else name + "…", smallest) > room:
+        name = name[:-1]
+    return tr("{name} (dropped)", name=name + "…") if dropped else name + "…"
 
 
 @theme.localised
@@ -160,7 +165,7 @@ def _game_box(draw: Any, box: tuple[float, float, float, float], game: dict[str,
             continue
         won = game.get("winner") == i
         lost = game.get("winner") is not None and not won
-        theme.seat_badge(draw, (x0 + 30, mid), player["seed"], 36)
+        theme.seat_badge(draw, (x0 + 30, mid), player["seed"], 42)
         name = player["name"]
         room = x1 - x0 - 70
         size = theme.fit(name, 30, room, smallest=small)
@@ -174,8 +179,9 @@ def _game_box(draw: Any, box: tuple[float, float, float, float], game: dict[str,
 
 def sample_standings(final: bool = False) -> dict[str, Any]:
     """A sample for the gallery: eight players after two rounds of Swiss Senet."""
-    names = ["Aki", "Bo", "Chiyo", "Dara", "Eun-ji", "Farrukh", "Gwendolyn Featherstonehaugh",
-             "Computer (easy)"]
+    # names as members type them (katakana: the Japanese sample holds no English word)
+    names = ["アキ", "ボー", "チヨ", "ダラ", "ウンジ", "ファルフ",
+             "グウェンドリン・フェザーストンホー・スミス", "ミサキ"]
     points = [2, 2, 1.5, 1, 1, 0.5, 0, 0]
     return {
         "game": "Senet", "round": 2, "rounds": 3, "final": final, "tiebreaks": True,
@@ -194,12 +200,12 @@ def sample_bracket() -> dict[str, Any]:
     return {
         "game": "Cows and Leopards", "round": 2,
         "rounds": [
-            [{"players": [p("Aki", 0)], "winner": 0},
-             {"players": [p("Dara", 3), p("Eun-ji", 4)], "winner": 1},
-             {"players": [p("Bo", 1)], "winner": 0},
-             {"players": [p("Chiyo", 2), p("Farrukh", 5)], "winner": 0}],
-            [{"players": [p("Aki", 0), p("Eun-ji", 4)], "winner": None},
-             {"players": [p("Bo", 1), p("Chiyo", 2)], "winner": 0}],
-            [{"players": [p("Bo", 1), None], "winner": None}],
+            [{"players": [p("アキ", 0)], "winner": 0},
+             {"players": [p("ダラ", 3), p("ウンジ", 4)], "winner": 1},
+             {"players": [p("ボー", 1)], "winner": 0},
+             {"players": [p("チヨ", 2), p("ファルフ", 5)], "winner": 0}],
+            [{"players": [p("アキ", 0), p("ウンジ", 4)], "winner": None},
+             {"players": [p("ボー", 1), p("チヨ", 2)], "winner": 0}],
+            [{"players": [p("ボー", 1), None], "winner": None}],
         ],
     }

@@ -43,10 +43,14 @@ async def season_lines(bot: TableBot, guild_id: int, game: str | None, key: str,
                        locale: object, limit: int = 10) -> list[str]:
     start, end = seasons.bounds(key)
     rows = await bot.repo.season_standings(guild_id, game, start, end, limit)
-    return [t(locale, "**{rank}.** {name}: {wins} wins in {games} games · average place "
-              "{place}", rank=i, name=player_name(locale, r["user_id"], clean_name(r["name"])),
-              wins=r["wins"], games=r["games"], place=f"{float(r['average_rank']):.2f}")
-            for i, r in enumerate(rows, start=1)]
+    lines = []
+    for rank, row in enumerate(rows, start=1):
+        place = "%.2f" % float(row["average_rank"])  # noqa: UP031 - no f-string beside t()
+        lines.append(t(locale, "**{rank}.** {name}: {wins} wins in {games} games · average "
+                       "place {place}", rank=rank,
+                       name=player_name(locale, row["user_id"], clean_name(row["name"])),
+                       wins=row["wins"], games=row["games"], place=place))
+    return lines
 
 
 async def season_of(bot: TableBot, guild_id: int, asked: str | None) -> str | None:

@@ -77,8 +77,8 @@ SEASON_CHOICES = [app_commands.Choice(name=locale_str(label), value=kind)
 def season_label(locale: object, settings: GuildSettings) -> str:
     label = t(locale, SEASON_LABELS.get(settings.season, settings.season))
     if settings.season != "none" and settings.season_channel_id is not None:
-        label = t(locale, "{seasons}, announced in {channel}", seasons=label,
-                  channel=f"<#{settings.season_channel_id}>")
+        channel = "<#" + str(settings.season_channel_id) + ">"
+        label = t(locale, "{seasons}, announced in {channel}", seasons=label, channel=channel)
     return label
 
 
