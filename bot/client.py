@@ -22,12 +22,14 @@ from bot.cogs.history import HistoryCog
 from bot.cogs.info import InfoCog
 from bot.cogs.play import PlayCog
 from bot.cogs.settings import SettingsCog
+from bot.cogs.tournament import TournamentCog
 from bot.config import Config
 from bot.i18n import Translator
 from bot.i18n import commands as command_ids
 from bot.storage import open_database
 from bot.tables import TableService
 from bot.tables.thinking import choose
+from bot.tournaments.service import TournamentService
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.computers import ComputerRunner
 from bot.ui.controller import Controller
@@ -37,7 +39,9 @@ from bot.ui.guide import GUIDE_ITEMS
 from bot.ui.lobbies import ReplaceLobby
 from bot.ui.locales import ServerLanguages
 from bot.ui.resign import ConfirmResign
+from bot.ui.seasons import Seasons
 from bot.ui.sweeper import Sweeper
+from bot.ui.tournament import TournamentButton, TournamentUI
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -72,6 +76,9 @@ class TableBot(commands.Bot):
         self.workers: Workers | None = None
         self.deadlines = Deadlines(self)
         self.languages = ServerLanguages(self)  # /settings language per server
+        self.tournaments: TournamentService | None = None
+        self.tournaments_ui = TournamentUI(self)  # also the runner of tournament steps
+        self.seasons = Seasons(self)
         self._recovery: asyncio.Task[None] | None = None
         self._timing: set[asyncio.Task[None]] = set()
 
@@ -80,6 +87,8 @@ class TableBot(commands.Bot):
         self.workers = Workers(self.config.workers)
         workers.install(self.workers)
         self.service = TableService(self.repo, rng=self.rng, now=self.clock, think=think)
+        self.tournaments = TournamentService(self.repo, self.service, rng=self.rng)
+        self.tournaments_ui.install(self.tournaments)
         await self.add_commands()
         if self.config.sync_commands:
             await self.sync_commands()
@@ -92,9 +101,10 @@ class TableBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
-                    SettingsCog(self), ComputersCog(self)):
+                    SettingsCog(self), ComputersCog(self), TournamentCog(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, ReplaceLobby)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, ReplaceLobby,
+                               TournamentButton)
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the
@@ -160,6 +170,7 @@ class TableBot(commands.Bot):
             self._recovery.cancel()
         await self.deadlines.stop()
         self.sweeper.stop()
+        self.tournaments_ui.stop()
         await self.computers.stop()
         if self.workers is not None:
             workers.install(None)

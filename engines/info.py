@@ -49,6 +49,9 @@ class GameInfo:
     decisions: tuple[Decision, ...]
     chance: Chance = Chance()
     sides: tuple[str, ...] = ()  # engines.base.Word values: the bot translates them
+    # Table sizes (fewest, most) for a tournament's multi-table rounds; None: two-player
+    # formats only.
+    event_tables: tuple[int, int] | None = None
 
     def decision(self, phase: str | None) -> Decision | None:
         """The decision asked for in `phase` (a view's "phase"), None where no seat decides."""

@@ -372,6 +372,7 @@ class SixNimmt(Engine):
         ),
         # A deal names every hand: its move string must never be shown to a player.
         chance=Chance("deal", (DEAL,), secret=True),
+        event_tables=(3, 6),
     )
 
     # ---- setup ---------------------------------------------------------------------------

@@ -240,6 +240,7 @@ class VaranasiEngine(Engine):
         id="varanasi", name="Varanasi", min_players=2, max_players=4,
         decisions=(Decision(PHASE_NAMES[PLAY], ("move", "take")),),
         chance=Chance("setup", (PHASE_NAMES[SETUP],)),
+        event_tables=(2, 4),
     )
     option_spec = [
         Option(

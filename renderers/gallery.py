@@ -112,9 +112,25 @@ def game_samples(game_id: str) -> Iterator[Case]:
     yield from standard_samples(game_id, get_engine(game_id).min_players)
 
 
+def tournament() -> Iterator[Case]:
+    from renderers import tournament as pictures
+
+    yield "standings", partial(pictures.render_standings, pictures.sample_standings())
+    yield "final", partial(pictures.render_standings, pictures.sample_standings(final=True))
+    yield "bracket", partial(pictures.render_bracket, pictures.sample_bracket())
+
+
+EXTRAS: dict[str, Callable[[], Iterator[Case]]] = {"tournament": tournament}
+
+
 def cases(games: list[str] | None = None) -> Iterator[Case]:
     """(file stem, function drawing the PNG) for every sample picture of every game whose
-    renderer module imports (all games, or those in `games`)."""
+    renderer module imports (all games, or those in `games`), and of the pictures that
+    belong to no game (EXTRAS: tournaments)."""
+    for name, make in EXTRAS.items():
+        if games is None or name in games:
+            for stem, draw in make():
+                yield f"{name}_{stem}", draw
     for game_id in renderers.available():
         if games is not None and game_id not in games:
             continue

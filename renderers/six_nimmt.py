@@ -205,6 +205,7 @@ def turn_cards(view: dict[str, Any], events: list[dict]) -> list[Played]:
     for ev in events:
         kind = ev.get("type")
         if kind == "reveal":
+            out = {}  # a new turn: events of several turns (a board posted late) show the last
             for c, s in ev["cards"]:
                 out.setdefault(c, Played(c, s))
         elif kind in ("place", "take", "choose"):

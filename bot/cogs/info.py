@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.i18n import N_
 from bot.ui import guide, info
 from bot.ui.help import show_help
+from bot.ui.seasons import season_choices
 from engines import game_ids, get_engine
 
 if TYPE_CHECKING:
@@ -46,10 +47,18 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(name="leaderboard",
                           description=locale_str(N_("The best players of this server")))
-    @app_commands.describe(game=locale_str(N_("One game (default: all games)")))
+    @app_commands.describe(game=locale_str(N_("One game (default: all games)")),
+                           season=locale_str(N_("A past season, or all results (servers "
+                                                "with seasons)")))
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await info.show_leaderboard(self.bot, interaction, game)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+                          season: str | None = None) -> None:
+        await info.show_leaderboard(self.bot, interaction, game, season)
+
+    @leaderboard.autocomplete("season")
+    async def season_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await season_choices(self.bot, interaction, current)
 
     @app_commands.command(name="stats", description=locale_str(
         N_("A player's games, wins and ratings on this server")))

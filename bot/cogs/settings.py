@@ -33,9 +33,14 @@ class SettingsCog(commands.Cog):
         max_tables=locale_str(N_("Most tables open at once on this server (default 50)")),
         lobby_minutes=locale_str(N_("Minutes a lobby waits to be started before it closes "
                                     "(default 30)")),
+        organiser_role=locale_str(N_("A role whose members may run tournaments")),
+        clear_organiser_role=locale_str(N_("Remove the organiser role")),
+        season=locale_str(N_("Leaderboard seasons; the season's end is posted in this "
+                             "channel")),
     )
     @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
-                          channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES)
+                          channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES,
+                          season=ui.SEASON_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -49,6 +54,9 @@ class SettingsCog(commands.Cog):
         clear_cancel_role: bool | None = None,
         max_tables: app_commands.Range[int, 1, 500] | None = None,
         lobby_minutes: app_commands.Range[int, 5, 1440] | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool | None = None,
+        season: str | None = None,
     ) -> None:
         changes: dict[str, Any] = {}
         if deadline is not None:
@@ -69,6 +77,13 @@ class SettingsCog(commands.Cog):
             changes["max_tables"] = max_tables
         if lobby_minutes is not None:
             changes["lobby_minutes"] = lobby_minutes
+        if organiser_role is not None:
+            changes["organiser_role_id"] = organiser_role.id
+        elif clear_organiser_role:
+            changes["organiser_role_id"] = None
+        if season is not None:
+            changes["season"] = season
+            changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.bot, interaction, changes)
 
 

@@ -96,8 +96,9 @@ def app_commands_list() -> list[object]:
     from bot.cogs.info import InfoCog
     from bot.cogs.play import play_group
     from bot.cogs.settings import SettingsCog
+    from bot.cogs.tournament import tournament_group
 
-    commands: list[object] = [play_group(None)]  # type: ignore[arg-type]
+    commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
     for cog in (GameCog, InfoCog, ComputersCog, HistoryCog, SettingsCog):
         commands.extend(cog.__cog_app_commands__)
     return commands

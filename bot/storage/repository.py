@@ -24,6 +24,7 @@ from bot.storage.driver import (
     as_time,
     read_only,
 )
+from bot.storage.tournaments import TournamentQueries
 
 
 class PlaceTaken(Exception):
@@ -152,7 +153,8 @@ class Commit:
 
 _SETTINGS = (
     "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
-    "cancel_role_id", "max_tables", "lobby_minutes",
+    "cancel_role_id", "max_tables", "lobby_minutes", "organiser_role_id", "season",
+    "season_channel_id",
 )
 
 
@@ -450,7 +452,7 @@ def _insert_seat(table_id: int, user_id: int, name: str, side: int | None) -> Un
         return 0  # seated already (a double click, or another process)
 
 
-class Repository:
+class Repository(TournamentQueries):
     """Every query the bot makes. Create with `bot.storage.open_database`."""
 
     def __init__(self, driver: Driver) -> None:

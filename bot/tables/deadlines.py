@@ -65,6 +65,7 @@ PRESETS: tuple[int, ...] = (60, 300, 900, 3600, 21600, 43200, 86400, 172800)
 ABSENCE_RULES: tuple[str, ...] = ("takeover", "forfeit")
 CHANNEL_POLICIES: tuple[str, ...] = ("thread", "channel")
 LANGUAGES: tuple[str, ...] = ("en", "ja")
+SEASONS: tuple[str, ...] = ("none", "month", "quarter")
 MAX_MISSES = range(1, 11)  # allowed values of max_misses
 MAX_TABLES = range(1, 501)  # allowed values of max_tables
 LOBBY_MINUTES = range(5, 1441)  # allowed values of lobby_minutes (5 minutes to a day)
@@ -93,6 +94,9 @@ class GuildSettings:
     cancel_role_id: int | None = None
     max_tables: int = 50  # lobbies and running tables at once in the server
     lobby_minutes: int = 30  # a lobby not started within this long expires
+    organiser_role_id: int | None = None  # may run tournaments (besides Manage Server)
+    season: str = "none"  # the leaderboard's seasons: none, month or quarter
+    season_channel_id: int | None = None  # where a season's end is posted
 
     def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
         """Whether a member (not the host) may cancel tables: Manage Messages, or the
@@ -152,9 +156,12 @@ def check_setting(name: str, value: Any) -> Any:
         allowed = MAX_TABLES if name == "max_tables" else LOBBY_MINUTES
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
             raise bad(f"{name} must be from {allowed[0]} to {allowed[-1]}")
-    elif name == "cancel_role_id":
+    elif name in ("cancel_role_id", "organiser_role_id", "season_channel_id"):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise bad("the cancel role must be a role id or none")
+            raise bad("the role or channel must be an id or none")
+    elif name == "season":
+        if value not in SEASONS:
+            raise bad(f"the season must be one of {', '.join(SEASONS)}")
     else:
         raise bad(f"unknown setting; settings: {', '.join(SETTING_NAMES)}")
     return value

@@ -86,6 +86,11 @@ class TableService(UpkeepMixin, DeadlineMixin):
         self._replays: dict[int, _Replay] = {}
         self._logs: dict[int, list[tuple[int, str]]] = {}
         self._timer_listeners: list[Callable[[], None]] = []
+        self._end_listeners: list[Callable[[Table], None]] = []
+
+    def add_end_listener(self, listener: Callable[[Table], None]) -> None:
+        """`listener(table)` is called once a table this process changed has ended."""
+        self._end_listeners.append(listener)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -244,6 +249,9 @@ class TableService(UpkeepMixin, DeadlineMixin):
         self._remember(table)
         self._timers_changed()
         self._log_status(change)
+        if table.status in ("finished", "cancelled"):
+            for listener in list(self._end_listeners):
+                listener(table)  # tournaments: a round may be over
         return MoveResult(table, steps, table.to_act(), table.status == "finished")
 
     @staticmethod

@@ -98,6 +98,8 @@ class Deadlines:
         try:
             await self.dispatcher.run_due()
             next_at = await service.next_due()
+            # tournaments' start times and rounds are timers too (bot/ui/tournament.py)
+            next_at = await self.bot.tournaments_ui.run_pass(next_at)
         except Exception:
             log.exception("deadline pass failed; trying again in %s s", self.RECHECK)
             delay = self.RECHECK

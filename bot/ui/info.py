@@ -12,7 +12,8 @@ from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.computers import player_name
 from bot.ui.lobby import COLOUR
-from bot.ui.locales import defer_public
+from bot.ui.locales import defer_public, ensure_language
+from bot.ui.seasons import season_embed, season_of
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -25,9 +26,23 @@ def _rank(value: float | None) -> str:
 
 
 async def show_leaderboard(
-    bot: TableBot, interaction: discord.Interaction, game: str | None
+    bot: TableBot, interaction: discord.Interaction, game: str | None,
+    season: str | None = None,
 ) -> None:
+    await ensure_language(bot, interaction.guild_id)
+    assert interaction.guild_id is not None
+    try:
+        key = await season_of(bot, interaction.guild_id, season)
+    except ValueError:
+        await interaction.response.send_message(t(
+            interaction.locale, "There is no season “{season}”: pick one from the list.",
+            season=str(season)[:20]), ephemeral=True)
+        return
     loc, guild_id = await defer_public(bot, interaction)
+    if key is not None:  # the server has seasons (bot/ui/seasons.py)
+        await interaction.followup.send(
+            embed=await season_embed(bot, guild_id, game, key, loc))
+        return
     rows = await bot.service.leaderboard(guild_id, game=game, limit=10)
     title = t(loc, "Leaderboard: {game}", game=game_title(loc, game)) if game else t(
         loc, "Leaderboard: all games")

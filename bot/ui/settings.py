@@ -69,10 +69,25 @@ def rules_line(locale: object, seconds: int, rule: str, misses: int) -> str:
              rule=absence_label(locale, rule))
 
 
+SEASON_LABELS = {"none": N_("no seasons"), "month": N_("monthly"), "quarter": N_("quarterly")}
+SEASON_CHOICES = [app_commands.Choice(name=locale_str(label), value=kind)
+                  for kind, label in SEASON_LABELS.items()]
+
+
+def season_label(locale: object, settings: GuildSettings) -> str:
+    label = t(locale, SEASON_LABELS.get(settings.season, settings.season))
+    if settings.season != "none" and settings.season_channel_id is not None:
+        channel = "<#" + str(settings.season_channel_id) + ">"
+        label = t(locale, "{seasons}, announced in {channel}", seasons=label, channel=channel)
+    return label
+
+
 def settings_embed(settings: GuildSettings, locale: object, language: str) -> discord.Embed:
     embed = discord.Embed(title=t(locale, "Settings of this server"), colour=COLOUR)
     role = (f"<@&{settings.cancel_role_id}>" if settings.cancel_role_id is not None
             else t(locale, "none (Manage Messages only)"))
+    organisers = (f"<@&{settings.organiser_role_id}>" if settings.organiser_role_id is not None
+                  else t(locale, "none (Manage Server only)"))
     rows = [
         (t(locale, "Time per move"), deadline_label(locale, settings.deadline_seconds)),
         (t(locale, "When a player misses turns"), absence_label(locale, settings.absence_rule)),
@@ -84,6 +99,8 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
         (t(locale, "Tables open at once, at most"), str(settings.max_tables)),
         (t(locale, "A lobby not started closes after"),
          t(locale, "{minutes} minutes", minutes=settings.lobby_minutes)),
+        (t(locale, "Role that may run tournaments"), organisers),
+        (t(locale, "Leaderboard seasons"), season_label(locale, settings)),
     ]
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=False)

@@ -8,6 +8,7 @@ import random
 import sqlite3
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from bot.__main__ import main
 from bot.storage import open_database
 from bot.tables import TableService
+from bot.tournaments.service import TournamentService
 
 GUILD, HOST = 1, 10**17 + 5  # snowflake-sized ids
 
@@ -38,8 +40,31 @@ async def build_database(path: Path) -> None:
             if channel == 11:
                 await service.resign(table.id, HOST + 1)
         await service.open_table(GUILD, 13, "senet", None, HOST, "Host")
+        await add_tournament(repo, service)
     finally:
         await repo.close()
+
+
+async def add_tournament(repo: Any, service: TableService) -> None:
+    """A round-robin tournament in its first round (its players, games and tables)."""
+    tournaments = TournamentService(repo, service, rng=random.Random(1))
+
+    class Host:
+        async def place(self, tournament: Any, game: Any) -> tuple[int, int]:
+            return 14, 1400 + game.number
+
+        async def table_started(self, *args: Any) -> None:
+            pass
+
+        async def announce(self, *args: Any) -> None:
+            pass
+
+    tournaments.host = Host()
+    created = await tournaments.create(GUILD, 14, HOST, "senet", "round_robin", {},
+                                       service.now(), 8, 3600)
+    for user in (HOST, HOST + 1, HOST + 2):
+        await tournaments.join(created.id, user, f"p{user % 10}")
+    await tournaments.run_due()
 
 
 def sqlite_rows(path: Path) -> dict[str, list[dict]]:
@@ -126,7 +151,7 @@ def test_a_target_with_data_is_refused(
     assert "not empty" in capsys.readouterr().err
 
     # nothing was copied twice
-    assert len(asyncio.run(postgres_rows(postgres_url, ["game_tables"]))["game_tables"]) == 3
+    assert len(asyncio.run(postgres_rows(postgres_url, ["game_tables"]))["game_tables"]) == 4
 
 
 def test_migrate_db_wants_a_postgresql_url(tmp_path: Path,

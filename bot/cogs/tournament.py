@@ -1,0 +1,146 @@
+"""/tournament: create (one subcommand per game, its options typed like /play), standings,
+list, cancel, drop, computer and start. Thin: bot/ui/tournament.py does the work."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.i18n import N_
+from bot.tables.computers import LEVELS
+from bot.tournaments.pairing import FORMATS
+from bot.tournaments.service import MAX_PLAYERS, MAX_ROUNDS, formats_for
+from bot.ui.rules import option_help, playable_options
+from bot.ui.settings import DEADLINE_CHOICES
+from bot.ui.tournament import FORMAT_NAMES
+from engines import game_ids
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+CREATE_HELP = N_("Create a tournament of this game here (Manage Server or the organiser "
+                 "role)")
+HELP = {
+    "format": N_("Swiss, round robin, single elimination or multi-table rounds"),
+    "start": N_("When it starts: a Discord timestamp, minutes from now (30, 2h) or a date "
+                "(UTC)"),
+    "seats": N_("The most players who may sign up"),
+    "deadline": N_("Time per move at its tables (default: the server's settings)"),
+    "round_count": N_("Rounds (Swiss and multi-table; default: enough for a clear winner)"),
+    "check_in": N_("Players must check in before the start"),
+}
+ID_HELP = N_("The tournament's number (#)")
+
+
+def _ui(bot: TableBot) -> Any:
+    return bot.tournaments_ui
+
+
+def create_callback(bot: TableBot, game: str) -> Callable[..., Coroutine[Any, Any, None]]:
+    """A callback whose signature lists the tournament's options, then the game's."""
+    from bot.cogs.play import annotation_for
+
+    formats = formats_for(game)
+
+    async def create(interaction: discord.Interaction, format: str, **values: Any) -> None:  # noqa: A002
+        fixed = {name: values.pop(name) for name in ("start", "seats", "deadline", "round_count",
+                                                     "check_in")}
+        chosen = {k: v for k, v in values.items() if v is not None}
+        await _ui(bot).create(interaction, game, format, chosen, fixed["start"],
+                              fixed["seats"], fixed["deadline"], fixed["round_count"],
+                              bool(fixed["check_in"]))
+
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [
+        inspect.Parameter("interaction", kind, annotation=discord.Interaction),
+        inspect.Parameter("format", kind, annotation=str),
+        inspect.Parameter("start", kind, default=None, annotation=str | None),
+        inspect.Parameter("seats", kind, default=16,
+                          annotation=app_commands.Range[int, 2, MAX_PLAYERS]),
+        inspect.Parameter("deadline", kind, default=None, annotation=int | None),
+        inspect.Parameter("round_count", kind, default=None,
+                          annotation=app_commands.Range[int, 1, MAX_ROUNDS] | None),
+        inspect.Parameter("check_in", kind, default=False, annotation=bool),
+    ]
+    descriptions = {name: locale_str(text) for name, text in HELP.items()}
+    for option in playable_options(game):
+        params.append(inspect.Parameter(option.name, kind, default=None,
+                                        annotation=annotation_for(option)))
+        descriptions[option.name] = locale_str(option_help(None, game, option))
+    create.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    create.__name__ = create.__qualname__ = game
+    create = app_commands.choices(
+        deadline=DEADLINE_CHOICES,
+        format=[app_commands.Choice(name=locale_str(FORMAT_NAMES[f]), value=f)
+                for f in FORMATS if f in formats])(create)
+    return app_commands.describe(**descriptions)(create)
+
+
+def tournament_group(bot: TableBot) -> app_commands.Group:
+    group = app_commands.Group(name="tournament", description=locale_str(
+        N_("Tournaments on this server")), guild_only=True)
+    create = app_commands.Group(name="create", description=locale_str(
+        N_("Create a tournament (Manage Server or the organiser role)")), parent=group)
+    for game in game_ids():
+        create.add_command(app_commands.Command(
+            name=game, description=locale_str(CREATE_HELP),
+            callback=create_callback(bot, game), parent=create))
+
+    @group.command(name="standings", description=locale_str(
+        N_("The standings of a tournament (default: the latest)")))
+    @app_commands.describe(tournament=locale_str(ID_HELP))
+    async def standings(interaction: discord.Interaction,
+                        tournament: int | None = None) -> None:
+        await _ui(bot).standings(interaction, tournament)
+
+    @group.command(name="list", description=locale_str(
+        N_("The tournaments open or running on this server")))
+    async def listing(interaction: discord.Interaction) -> None:
+        await _ui(bot).listing(interaction)
+
+    @group.command(name="cancel", description=locale_str(N_("Cancel a tournament (organisers)")))
+    @app_commands.describe(tournament=locale_str(ID_HELP))
+    async def cancel(interaction: discord.Interaction, tournament: int) -> None:
+        await _ui(bot).organise(interaction, tournament, "cancel")
+
+    @group.command(name="start", description=locale_str(
+        N_("Start a tournament now instead of at its start time (organisers)")))
+    @app_commands.describe(tournament=locale_str(ID_HELP))
+    async def start(interaction: discord.Interaction, tournament: int) -> None:
+        await _ui(bot).organise(interaction, tournament, "start")
+
+    @group.command(name="drop", description=locale_str(
+        N_("Drop a player: their games are forfeited (organisers)")))
+    @app_commands.describe(tournament=locale_str(ID_HELP),
+                           member=locale_str(N_("The player to drop")))
+    async def drop(interaction: discord.Interaction, tournament: int,
+                   member: discord.Member) -> None:
+        await _ui(bot).organise(interaction, tournament, "drop", member=member)
+
+    @group.command(name="computer", description=locale_str(
+        N_("Sign up a computer player to fill a seat (organisers)")))
+    @app_commands.describe(tournament=locale_str(ID_HELP),
+                           level=locale_str(N_("How strong it plays")))
+    async def computer(interaction: discord.Interaction, tournament: int,
+                       level: Literal[LEVELS] = "normal") -> None:  # type: ignore[valid-type]
+        await _ui(bot).organise(interaction, tournament, "computer", level=level)
+
+    return group
+
+
+class TournamentCog(commands.Cog):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.group = tournament_group(bot)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
