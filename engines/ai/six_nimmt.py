@@ -29,7 +29,6 @@ tests check it against the engine.
 from __future__ import annotations
 
 import random
-import time
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from math import ceil, log2
@@ -60,7 +59,6 @@ PICKS_PER_SECOND = 15_000
 # A pick's cost relative to the basic rules with hidden hands, by (professional, logical):
 # the nearest-end search and the per-seat risk of open hands are slower.
 PICK_COST = {(False, False): 1.0, (False, True): 2.5, (True, False): 3.0, (True, True): 3.3}
-CLOCK_SLACK = 0.05  # seconds past the budget before the clock stops a search
 NOISE = 0.15  # rollout policy: bullheads of random jitter (ties, a little humility)
 EXTRA_PER_CARD = 1.5  # a sixth card also takes the cards the others just added
 
@@ -640,8 +638,6 @@ def _run_draft(t: Table, card: int, rng: random.Random) -> tuple[int, int]:
 
 
 def _hard(t: Table, legal: list[str], rng: random.Random, budget: float) -> str:
-    started = time.perf_counter()
-    deadline = started + budget + CLOCK_SLACK  # only a safety net: the count decides
     work = budget * PICKS_PER_SECOND  # simulated basic-rules picks allowed
     turns_left = max(1, len(t.hand) if t.phase != "draft" else HAND)
     per_playout = t.n * turns_left * PICK_COST[t.pro, t.open]
@@ -664,8 +660,6 @@ def _hard(t: Table, legal: list[str], rng: random.Random, budget: float) -> str:
     for _ in range(rounds):
         samples = max(1, per_round // len(alive))
         for _ in range(samples):
-            if time.perf_counter() > deadline and all(count[m] for m in alive):
-                break
             seed = rng.getrandbits(32)
             if t.phase == "draft":
                 for m in alive:
