@@ -22,7 +22,8 @@ from renderers.replay import CARRY_ALONE, DROP_ALONE
 
 WIDTH, HEIGHT = 1200, 560
 LEFT, RIGHT, TOP, BOTTOM = 96, 96, 40, 64  # plot margins
-PANEL_SCALE = 0.62  # each of the two boards of a mistake picture
+MAX_WIDTH = 1200  # of a mistake picture: the two boards are shrunk to fit side by side
+GAP = 48
 LABEL = 30  # height of the move label above a board
 
 
@@ -122,11 +123,8 @@ def _after(game: str, state: Any, seat: int, move: str,
     return eng.view(state, None), carried + list(events)
 
 
-def _board(game: str, view: dict, events: list[dict], move: str, frame: theme.RGB
-           ) -> Image.Image:
-    png = renderers.render(game, view, events)
-    board = Image.open(BytesIO(png)).convert("RGB")
-    w, h = (round(board.width * PANEL_SCALE), round(board.height * PANEL_SCALE))
+def _board(board: Image.Image, scale: float, move: str, frame: theme.RGB) -> Image.Image:
+    w, h = (round(board.width * scale), round(board.height * scale))
     board = board.resize((w, h), Image.Resampling.LANCZOS)
     out, draw = theme.canvas(w + 16, h + LABEL + 24)
     draw.rounded_rectangle((2, 2, w + 13, h + LABEL + 21), radius=12, outline=frame, width=6)
@@ -145,13 +143,15 @@ def render_mistake(game: str, options: dict[str, Any], players: int,
     for actor, move in log[:index]:
         state = eng.apply(state, actor, move)
     following = log[index + 1:]
-    panels = [
-        _board(game, *_after(game, state, seat, mistake["move"], following), mistake["move"],
-               theme.DANGER),
-        _board(game, *_after(game, state, seat, mistake["better"], following),
-               mistake["better"], theme.GOOD),
+    boards = [
+        Image.open(BytesIO(renderers.render(
+            game, *_after(game, state, seat, move, following)))).convert("RGB")
+        for move in (mistake["move"], mistake["better"])
     ]
-    gap = 48
+    gap = GAP
+    scale = min(1.0, (MAX_WIDTH - 3 * gap - 32) / sum(b.width for b in boards))
+    panels = [_board(boards[0], scale, mistake["move"], theme.DANGER),
+              _board(boards[1], scale, mistake["better"], theme.GOOD)]
     width = sum(p.width for p in panels) + 3 * gap
     height = max(p.height for p in panels) + 2 * gap
     img, draw = theme.canvas(width, height)
