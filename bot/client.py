@@ -19,6 +19,7 @@ from bot.cogs.game import GameCog
 from bot.cogs.history import HistoryCog
 from bot.cogs.info import InfoCog
 from bot.cogs.play import PlayCog
+from bot.cogs.review import ReviewCog
 from bot.cogs.settings import SettingsCog
 from bot.config import Config
 from bot.i18n import Translator
@@ -60,7 +61,7 @@ class TableBot(commands.Bot):
         self.service = TableService(self.repo, rng=self.rng, now=self.clock)
         await self.tree.set_translator(Translator())
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
-                    SettingsCog(self), ComputersCog(self)):
+                    SettingsCog(self), ComputersCog(self), ReviewCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.config.sync_commands:
