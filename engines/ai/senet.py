@@ -23,6 +23,9 @@ BEAUTY = 26
 
 # Positions visited per second of budget (apply + legal moves + evaluation), measured on the
 # 2-core build machine under load with about 2x headroom.
+# The share of easy's decisions that are normal's (engines/ai/__init__.py), between the
+# one-ply greedy baseline and normal (bench/arena.py).
+EASY_SKILL = 0.7
 NODES_PER_SECOND = 15_000
 MAX_DEPTH = 7
 GROWTH = 150  # nodes of depth d + 2 per node of depth d, measured on typical positions

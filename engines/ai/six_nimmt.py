@@ -13,7 +13,7 @@
   the sampled hand), then every candidate move is played out to the end of the round with
   all seats on the normal policy (lightly noised); the move with the fewest bullheads taken
   on average wins. Candidates are pruned by successive halving, the whole search is bounded
-  by a count of simulated picks (so a seed fixes the decision) and by the clock as a net.
+  by a count of simulated picks only (so a seed fixes the decision under any load).
   The same search chooses `take` rows, Professional `place` sides and Logical drafts (the
   draft is finished by the normal policy before the round is played out).
 
@@ -32,6 +32,11 @@ import random
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from math import ceil, log2
+
+# The share of easy's decisions that are normal's (engines/ai/__init__.py): normal is only
+# about 1.6 points a round better than the one-ply greedy baseline, and easy's own move
+# about 2.7 worse, so 0.8 puts easy midway (bench/arena.py).
+EASY_SKILL = 0.8
 
 ROWS = 4
 ROW_LIMIT = 5
