@@ -146,6 +146,7 @@ def test_the_evaluation_is_zero_sum_and_knows_a_win() -> None:
     assert ai.evaluate(won, 0) == ai.WIN and ai.evaluate(won, 1) == -ai.WIN
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_beats_easy() -> None:
     """A modest seeded sample (strength proper is the arena's business)."""
     wins = 0

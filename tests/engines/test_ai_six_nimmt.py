@@ -262,6 +262,7 @@ def test_take_choices_avoid_the_expensive_row() -> None:
             assert move == "take 2"  # 1 bullhead, not 10 or 15
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_loses_fewer_points_than_easy() -> None:
     """A modest seeded sample: 5-player rounds with mixed seats (strength is the arena's)."""
     diffs = []

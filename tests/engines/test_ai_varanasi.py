@@ -243,6 +243,7 @@ def forced(state: object) -> bool:
     return any(results) if seat == 0 else all(results)
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_beats_easy() -> None:
     wins = 0.0
     games = 24
