@@ -123,6 +123,21 @@ def score(arena: Arena, first: str, second: str, result: dict) -> tuple[float, .
     return la, lb, la - lb
 
 
+def _by_seat(arena: Arena, first: str, results: list[dict],
+             scores: list[tuple[float, ...]]) -> str:
+    """Two players: the first level's score by the seat it held (in Cows and Leopards seat 0
+    is the cows), with its interval over games."""
+    if arena.players != 2 or arena.metric != "win":
+        return ""
+    parts = []
+    for seat in (0, 1):
+        mine = [s[0] for r, s in zip(results, scores, strict=True) if r["levels"][seat] == first]
+        if mine:
+            m, h = ci(mine)
+            parts.append(f"seat {seat + 1}: {100 * m:.1f}% ± {100 * h:.1f}")
+    return " (" + ", ".join(parts) + ")"
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     if len(values) < 2:
@@ -145,6 +160,7 @@ def run(game: str, games: int, budget: float, jobs: int, seed: int,
         else:
             results = [play_one(*a) for a in args]
         scores = [score(arena, first, second, r) for r in results]
+        by_seat = _by_seat(arena, first, results, scores)
         # One sample per pair of games (see play_one), so the intervals count pairs.
         scores = [tuple(statistics.fmean(col) for col in zip(*scores[i:i + 2], strict=True))
                   for i in range(0, len(scores), 2)]
@@ -156,7 +172,7 @@ def run(game: str, games: int, budget: float, jobs: int, seed: int,
         head = f"{game:<14}{first + ' v ' + second:<18}{games:>6}"
         if arena.metric == "win":
             m, h = ci([s[0] for s in scores])
-            body = f"{first} wins {100 * m:5.1f}% ± {100 * h:4.1f}"
+            body = f"{first} wins {100 * m:5.1f}% ± {100 * h:4.1f}{by_seat}"
         else:
             parts = []
             for k, name in ((0, first), (1, second)):
