@@ -88,7 +88,10 @@ async def table_review(table: Table) -> dict[str, Any]:
             result = await asyncio.to_thread(
                 review_table, table.game, dict(table.options), len(table.seats),
                 [tuple(step) for step in table.log])
-    except BaseException as err:
+    except asyncio.CancelledError:
+        future.cancel()  # a waiting request asks again (and computes it) next time
+        raise
+    except Exception as err:
         future.set_exception(err)
         future.exception()  # retrieved: no "never retrieved" warning when nobody else waits
         raise
