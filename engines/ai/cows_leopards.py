@@ -8,8 +8,8 @@ Nothing is hidden, so the view is the position.
   looked at (a capture quiescence), on a lighter evaluation (below).
 - hard: alpha-beta (negamax) with iterative deepening, a transposition table, captures and
   the previous best move tried first, and the same capture quiescence at the leaves. It is
-  bounded by a count of positions, so a seed and a budget fix the move; the clock is only a
-  safety net. The deepest search that finished gives the move (or a better move found by
+  bounded by a count of positions only (never the clock), so a seed and a budget fix the
+  move under any load. The deepest search that finished gives the move (or a better move found by
   the unfinished one).
 
 The evaluation (from the cows' side): captures, cows that can be jumped now, cows that could

@@ -6,7 +6,7 @@ loaded as the position and searched with the engine's own moves.
 - hard: expectimax over the stick throws with `chance_odds` (extra throws and House of Water
   tries are just more chance nodes; the water choice is a decision like any other), leaves
   scored by `evaluate`, iteratively deepened to 1, 3, 5... throws. It is bounded by a count
-  of positions visited, so a budget fixes the move, with the clock only as a safety net; the
+  of positions visited (never the clock), so a budget fixes the move under any load; the
   deepest search that finished gives the move.
 """
 

@@ -18,8 +18,8 @@ is the position.
 
 Searches run on a compact copy of the position: a tower is the 12-bit code of
 `varanasi_grundy` (3 bits per size holding colour + 1), so a take pops the lowest field and a
-move of K top discs is a bitwise OR. Every bound is a count (positions, playouts), so a seed
-and a budget fix the move; the clock is only a safety net.
+move of K top discs is a bitwise OR. Every bound is a count (positions, playouts), never the
+clock, so a seed and a budget fix the move under any load.
 """
 
 from __future__ import annotations
