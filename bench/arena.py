@@ -5,7 +5,8 @@ Each game's matchups are one entry of ARENAS: the seat count, the options, the p
 to set against each other and how a game is scored. Seats alternate between the two levels
 (game i gives seat s to the first level when s + i is even), so over two games every seat is
 played by each level. Every chance move and every decision is seeded from (game, matchup,
-index), so a run is reproducible apart from the clock safety nets of the hard players.
+index), and every search is bounded by counts, so a run is reproducible on any machine.
+A "level" may also be a baseline of bench/baselines.py ("random", "greedy").
 Games 2k and 2k+1 are played from the same chance seed with the seats swapped, and the
 confidence intervals are computed over these pairs.
 
@@ -19,6 +20,7 @@ Every number is printed with a 95% confidence interval (normal approximation).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -32,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.baselines import BASELINES, baseline_move  # noqa: E402
 from engines import CHANCE, get_engine  # noqa: E402
 from engines.ai import choose_move  # noqa: E402
 
@@ -44,16 +47,19 @@ class Arena:
     metric: str  # "win" or "points_lost"
 
 
+# Each level against the next one down, and every level against both baselines.
+LADDER = (("hard", "normal"), ("normal", "easy"), ("hard", "greedy"), ("normal", "greedy"),
+          ("easy", "greedy"), ("hard", "random"), ("normal", "random"), ("easy", "random"))
+
 ARENAS: dict[str, Arena] = {
-    "senet": Arena(2, {}, (("hard", "normal"), ("normal", "easy")), "win"),
+    "senet": Arena(2, {}, LADDER, "win"),
     # One round per game keeps a run short; points lost per round is what a level controls.
-    "six_nimmt": Arena(5, {"rounds": 1}, (("hard", "normal"), ("normal", "easy")),
-                       "points_lost"),
+    "six_nimmt": Arena(5, {"rounds": 1}, LADDER, "points_lost"),
     # A match of the default 3 sets, 2 players (3 colours).
-    "varanasi": Arena(2, {}, (("hard", "normal"), ("normal", "easy")), "win"),
+    "varanasi": Arena(2, {}, LADDER, "win"),
     # Seats alternate, so each level plays the cows in one game of a pair, the leopards in
     # the other; a draw (quiet limit) scores 0.5.
-    "cows_leopards": Arena(2, {}, (("hard", "normal"), ("normal", "easy")), "win"),
+    "cows_leopards": Arena(2, {}, LADDER, "win"),
 }
 
 
@@ -61,8 +67,18 @@ def seat_levels(players: int, first: str, second: str, index: int) -> list[str]:
     return [first if (s + index) % 2 == 0 else second for s in range(players)]
 
 
+def decide(game: str, view: dict, seat: int, level: str, seed: int, budget: float) -> str:
+    if level in BASELINES:
+        return baseline_move(level, game, view, seat, seed)
+    # The bot's budgets: hard gets `budget`, normal and easy a fixed share (BUDGETS).
+    return choose_move(game, view, seat, level, seed=seed, budget=budget * BUDGETS[level])
+
+
+BUDGETS = {"hard": 1.0, "normal": 0.3, "easy": 0.1}  # as in bot/tables/computers.py
+
+
 def play_one(game: str, first: str, second: str, index: int, budget: float,
-             seed: int) -> dict:
+             seed: int, options: dict | None = None) -> dict:
     """One seeded game; returns per-level results and decision times."""
     arena = ARENAS[game]
     eng = get_engine(game)
@@ -71,7 +87,7 @@ def play_one(game: str, first: str, second: str, index: int, budget: float,
     # Games 2k and 2k+1 share their chance seed (the same deal, the same first throws) with
     # the levels' seats swapped, so the luck of the deal largely cancels within a pair.
     chance = random.Random(seed * 1_000_003 + index // 2)
-    state = eng.new(arena.players, dict(arena.options))
+    state = eng.new(arena.players, {**arena.options, **(options or {})})
     start = eng.view(state, None)
     times: dict[str, list[float]] = {first: [], second: []}
     ply = 0
@@ -86,8 +102,7 @@ def play_one(game: str, first: str, second: str, index: int, budget: float,
             ply += 1
             lvl = levels[actor]
             t0 = time.perf_counter()
-            move = choose_move(game, eng.view(state, actor), actor, lvl, seed=base + ply,
-                               budget=budget)
+            move = decide(game, eng.view(state, actor), actor, lvl, base + ply, budget)
             times[lvl].append(time.perf_counter() - t0)
         state = eng.apply(state, actor, move)
     out = eng.outcome(state)
@@ -108,6 +123,21 @@ def score(arena: Arena, first: str, second: str, result: dict) -> tuple[float, .
     return la, lb, la - lb
 
 
+def _by_seat(arena: Arena, first: str, results: list[dict],
+             scores: list[tuple[float, ...]]) -> str:
+    """Two players: the first level's score by the seat it held (in Cows and Leopards seat 0
+    is the cows), with its interval over games."""
+    if arena.players != 2 or arena.metric != "win":
+        return ""
+    parts = []
+    for seat in (0, 1):
+        mine = [s[0] for r, s in zip(results, scores, strict=True) if r["levels"][seat] == first]
+        if mine:
+            m, h = ci(mine)
+            parts.append(f"seat {seat + 1}: {100 * m:.1f}% ± {100 * h:.1f}")
+    return " (" + ", ".join(parts) + ")"
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     if len(values) < 2:
@@ -116,17 +146,21 @@ def ci(values: list[float]) -> tuple[float, float]:
 
 
 def run(game: str, games: int, budget: float, jobs: int, seed: int,
-        report: Callable[[str], None] = print) -> None:
+        report: Callable[[str], None] = print, only: list[str] | None = None,
+        options: dict | None = None) -> None:
     arena = ARENAS[game]
     for first, second in arena.matchups:
+        if only and f"{first}-{second}" not in only:
+            continue
         t0 = time.perf_counter()
-        args = [(game, first, second, i, budget, seed) for i in range(games)]
+        args = [(game, first, second, i, budget, seed, options) for i in range(games)]
         if jobs > 1:
             with ProcessPoolExecutor(jobs) as pool:
                 results = list(pool.map(play_one, *zip(*args, strict=True)))
         else:
             results = [play_one(*a) for a in args]
         scores = [score(arena, first, second, r) for r in results]
+        by_seat = _by_seat(arena, first, results, scores)
         # One sample per pair of games (see play_one), so the intervals count pairs.
         scores = [tuple(statistics.fmean(col) for col in zip(*scores[i:i + 2], strict=True))
                   for i in range(0, len(scores), 2)]
@@ -138,7 +172,7 @@ def run(game: str, games: int, budget: float, jobs: int, seed: int,
         head = f"{game:<14}{first + ' v ' + second:<18}{games:>6}"
         if arena.metric == "win":
             m, h = ci([s[0] for s in scores])
-            body = f"{first} wins {100 * m:5.1f}% ± {100 * h:4.1f}"
+            body = f"{first} wins {100 * m:5.1f}% ± {100 * h:4.1f}{by_seat}"
         else:
             parts = []
             for k, name in ((0, first), (1, second)):
@@ -156,13 +190,17 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=sorted(ARENAS))
     parser.add_argument("--games", type=int, default=100, help="games per matchup")
-    parser.add_argument("--budget", type=float, default=1.0, help="hard level's seconds")
+    parser.add_argument("--budget", type=float, default=1.0,
+                        help="hard level's seconds; normal and easy get 0.3 and 0.1 of it")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--matchups", nargs="+", help="e.g. hard-normal normal-greedy")
+    parser.add_argument("--options", default="{}", help="engine options as JSON")
     args = parser.parse_args()
     print(f"games per matchup {args.games}, hard budget {args.budget} s, jobs {args.jobs}")
     for game in [args.game] if args.game else list(ARENAS):
-        run(game, args.games, args.budget, args.jobs, args.seed)
+        run(game, args.games, args.budget, args.jobs, args.seed, only=args.matchups,
+            options=json.loads(args.options))
 
 
 if __name__ == "__main__":

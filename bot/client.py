@@ -21,6 +21,7 @@ from bot.cogs.game import GameCog
 from bot.cogs.history import HistoryCog
 from bot.cogs.info import InfoCog
 from bot.cogs.play import PlayCog
+from bot.cogs.review import ReviewCog
 from bot.cogs.settings import SettingsCog
 from bot.cogs.tournament import TournamentCog
 from bot.config import Config
@@ -101,7 +102,7 @@ class TableBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
-                    SettingsCog(self), ComputersCog(self), TournamentCog(self)):
+                    SettingsCog(self), ComputersCog(self), TournamentCog(self), ReviewCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, ReplaceLobby,
                                TournamentButton)

@@ -123,6 +123,38 @@ def tournament() -> Iterator[Case]:
 EXTRAS: dict[str, Callable[[], Iterator[Case]]] = {"tournament": tournament}
 
 
+# The review pictures: a seeded random game (random moves make mistakes to show), cut short
+# where a game runs long, reviewed by engines/ai/review.py.
+REVIEWED: dict[str, tuple[int, dict[str, Any] | None, int]] = {
+    "six_nimmt": (4, {"rounds": 1}, 200), "senet": (2, None, 160),
+    "varanasi": (2, {"sets": 1}, 200), "cows_leopards": (2, None, 40),
+}
+
+
+def review_cases(game_id: str) -> Iterator[Case]:
+    from engines.ai.review import review
+    from renderers import review as pictures
+
+    players, options, moves = REVIEWED[game_id]
+    eng = get_engine(game_id)
+    rng = random.Random(5)
+    state = eng.new(players, options)
+    log: list[tuple[int, str]] = []
+    while eng.outcome(state) is None and len(log) < moves:
+        actor = eng.to_act(state)[0]
+        move = (eng.sample_chance(state, rng) if actor == CHANCE
+                else rng.choice(eng.legal_moves(state, actor)))
+        state = eng.apply(state, actor, move)
+        log.append((actor, move))
+    result = review(game_id, options or {}, players, log)
+    yield "review_evaluation", partial(pictures.render_evaluation, result)
+    worst = max(((m["drop"], s["seat"], m) for s in result["seats"] for m in s["mistakes"]),
+                key=lambda e: e[:2], default=None)
+    if worst is not None:
+        yield "review_mistake", partial(pictures.render_mistake, game_id, options or {},
+                                        players, log, worst[2], worst[1])
+
+
 def cases(games: list[str] | None = None) -> Iterator[Case]:
     """(file stem, function drawing the PNG) for every sample picture of every game whose
     renderer module imports (all games, or those in `games`), and of the pictures that
@@ -135,6 +167,8 @@ def cases(games: list[str] | None = None) -> Iterator[Case]:
         if games is not None and game_id not in games:
             continue
         for name, draw in game_samples(game_id):
+            yield f"{game_id}_{name}", draw
+        for name, draw in review_cases(game_id):
             yield f"{game_id}_{name}", draw
 
 

@@ -95,11 +95,12 @@ def app_commands_list() -> list[object]:
     from bot.cogs.history import HistoryCog
     from bot.cogs.info import InfoCog
     from bot.cogs.play import play_group
+    from bot.cogs.review import ReviewCog
     from bot.cogs.settings import SettingsCog
     from bot.cogs.tournament import tournament_group
 
     commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
-    for cog in (GameCog, InfoCog, ComputersCog, HistoryCog, SettingsCog):
+    for cog in (GameCog, InfoCog, ComputersCog, HistoryCog, SettingsCog, ReviewCog):
         commands.extend(cog.__cog_app_commands__)
     return commands
 

@@ -71,8 +71,8 @@ async def show_history(
         embed.description = "\n\n".join(history_line(g, loc) for g in games)[:4096]
     else:
         embed.description = t(loc, "No finished games yet. Open a table with {/play}!")
-    embed.set_footer(text=t_plain(loc, "Watch one again with {/replay}, download it with "
-                            "{/export}."))
+    embed.set_footer(text=t_plain(loc, "Watch one again with {/replay}, see its mistakes with "
+                            "{/review}, download it with {/export}."))
     await interaction.followup.send(embed=embed)
 
 

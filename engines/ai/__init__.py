@@ -5,7 +5,12 @@ hands or the undealt deck; where it needs a full position (search), it builds on
 sampling the hidden parts consistently with the view, then `eng.load`s it.
 
 Decisions are deterministic for a given seed: searches are bounded by a node or playout
-count calibrated to fit the time budget on a 2-core machine; the clock is only a safety net.
+count calibrated to fit the time budget on a 2-core machine, never by the clock, so a seed
+and a position fix the move under any load.
+
+Easy plays normal's move on a share of its decisions (EASY_SKILL, per game where a module
+sets it) and its own simple move otherwise, so that it is weaker than normal yet, unlike a
+beginner's random play, better than the one-ply baselines of bench/baselines.py.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import random
 from importlib import import_module
 
 LEVELS = ("easy", "normal", "hard")
+EASY_SKILL = 0.6  # the share of easy's decisions that are normal's
 
 
 def choose_move(
@@ -24,4 +30,7 @@ def choose_move(
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
     player = import_module(f"engines.ai.{game}")
-    return player.choose(view, seat, level, random.Random(seed), budget)
+    rng = random.Random(seed)
+    if level == "easy" and rng.random() < getattr(player, "EASY_SKILL", EASY_SKILL):
+        level = "normal"
+    return player.choose(view, seat, level, rng, budget)

@@ -8,8 +8,8 @@ Nothing is hidden, so the view is the position.
   looked at (a capture quiescence), on a lighter evaluation (below).
 - hard: alpha-beta (negamax) with iterative deepening, a transposition table, captures and
   the previous best move tried first, and the same capture quiescence at the leaves. It is
-  bounded by a count of positions, so a seed and a budget fix the move; the clock is only a
-  safety net. The deepest search that finished gives the move (or a better move found by
+  bounded by a count of positions only (never the clock), so a seed and a budget fix the
+  move under any load. The deepest search that finished gives the move (or a better move found by
   the unfinished one).
 
 The evaluation (from the cows' side): captures, cows that can be jumped now, cows that could
@@ -25,7 +25,6 @@ every line direction is a shift of a Python int and the evaluation works on whol
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from engines import get_engine
@@ -325,24 +324,23 @@ class Game:
 
 
 class OutOfBudget(Exception):
-    """The count of positions (or, as a safety net, the clock) ran out."""
+    """The count of positions ran out."""
 
 
 class Search:
     """Negamax alpha-beta with a transposition table and capture quiescence."""
 
-    def __init__(self, game: Game, nodes: int, deadline: float) -> None:
+    def __init__(self, game: Game, nodes: int, deadline: float | None = None) -> None:
+        # `deadline` is accepted for old callers and ignored: only the count bounds a search,
+        # so that a seed fixes the move under any load.
         self.game = game
         self.limit = nodes
         self.nodes = 0
-        self.deadline = deadline
         self.table: dict[tuple, tuple[int, float, int, Move | None]] = {}
 
     def _count(self) -> None:
         self.nodes += 1
-        if self.nodes > self.limit or (
-            not self.nodes & 63 and time.perf_counter() > self.deadline
-        ):
+        if self.nodes > self.limit:
             raise OutOfBudget
 
     def _static(self, s: State) -> float:
@@ -463,7 +461,7 @@ def _one_ply(search: Search, s: State, moves: list[Move]) -> list[tuple[float, M
 
 
 def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move:
-    search = Search(game, 1 << 30, time.perf_counter() + 60)
+    search = Search(game, 1 << 30)
     scored = _one_ply(search, s, moves)
     best = max(v for v, _ in scored)
     # A little noise among near-equal moves, so that normal does not always repeat itself.
@@ -471,14 +469,13 @@ def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move
 
 
 def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: float) -> Move:
-    started = time.perf_counter()
     limit = max(100, int(budget * NODES_PER_SECOND))
-    search = Search(game, limit, started + budget)
+    search = Search(game, limit)
     if len(moves) == 1:
         return moves[0]
     # Depth 1 (with quiescence) orders the moves and is the fallback answer; its few nodes
     # are not counted, so that even a tiny budget has an answer.
-    one_ply = Search(game, 1 << 30, started + 60)
+    one_ply = Search(game, 1 << 30)
     order = sorted(_one_ply(one_ply, s, moves), key=lambda e: -e[0])
     best_value = order[0][0]
     best = [m for v, m in order if v >= best_value - 1e-6]

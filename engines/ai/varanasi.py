@@ -18,15 +18,14 @@ is the position.
 
 Searches run on a compact copy of the position: a tower is the 12-bit code of
 `varanasi_grundy` (3 bits per size holding colour + 1), so a take pops the lowest field and a
-move of K top discs is a bitwise OR. Every bound is a count (positions, playouts), so a seed
-and a budget fix the move; the clock is only a safety net.
+move of K top discs is a bitwise OR. Every bound is a count (positions, playouts), never the
+clock, so a seed and a budget fix the move under any load.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
 from engines import get_engine
@@ -35,10 +34,14 @@ from engines.varanasi_grundy import canonical
 ENG = get_engine("varanasi")
 COLOURS = "rbgywk"
 
-# Positions of the exact search and UCT playout steps per second of budget, measured on the
-# 2-core build machine under load, with about 2x headroom.
-SOLVER_NODES_PER_SECOND = 6_000
+# Positions of the exact search and UCT playout steps per second of budget: the counts are
+# what bound a search (so that a seed fixes the move); the rates were measured on the 2-core
+# build machine: the exact search visits about 40,000 positions a second on hard 3- and
+# 4-colour positions while other jobs share the 2 cores (50,000-90,000 alone), so a 1 s
+# move takes about 1 s under that load (`bench/varanasi_exact.py` reports the times).
+SOLVER_NODES_PER_SECOND = 40_000
 PLAYOUT_STEPS_PER_SECOND = 10_000
+SOLVER_SHARE = 0.9  # of hard's budget, for the exact search in two-sided sets
 NORMAL_SOLVER_NODES = 300  # normal's endgame search: a few ms
 UCT_C = 0.8
 WIN_WEIGHT = 0.7  # the UCT reward: 0.7 for winning the set + 0.3 x its share of the points
@@ -170,7 +173,7 @@ def clears(pos: tuple[int, ...]) -> int:
 
 
 class OutOfBudget(Exception):
-    """The count of positions (or, as a safety net, the clock) ran out."""
+    """The count of positions ran out."""
 
 
 def _children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
@@ -227,12 +230,15 @@ class Solver:
     takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
     Positions are memoised under `canonical` (spot order and colour names do not matter)."""
 
-    def __init__(self, before: bool, misere: bool, nodes: int, deadline: float) -> None:
+    def __init__(
+        self, before: bool, misere: bool, nodes: int, deadline: float | None = None
+    ) -> None:
+        # `deadline` is ignored (kept for old callers): only counts bound a search.
         self.before = before
         self.misere = misere
         self.limit = nodes
+        self.cap = nodes  # this attempt's limit (solve_move shares `limit` among root moves)
         self.nodes = 0
-        self.deadline = deadline
         self.memo: dict[tuple[int, ...], bool] = {}
 
     def key(self, codes: tuple[int, ...] | list[int]) -> tuple[int, ...]:
@@ -251,9 +257,7 @@ class Solver:
                 memo[pos] = known
                 return known
         self.nodes += 1
-        if self.nodes > self.limit or (
-            not self.nodes & 255 and time.perf_counter() > self.deadline
-        ):
+        if self.nodes > self.cap:
             raise OutOfBudget
         result = False
         unknown = []
@@ -294,12 +298,14 @@ class Paranoid:
     """Can `me` force winning the set (taking the last disc) against all others together?
     3 or 4 players, normal play: the others move in turn and all of them try to stop me."""
 
-    def __init__(self, players: int, before: bool, nodes: int, deadline: float) -> None:
+    def __init__(
+        self, players: int, before: bool, nodes: int, deadline: float | None = None
+    ) -> None:
+        # `deadline` is ignored (kept for old callers): only counts bound a search.
         self.players = players
         self.before = before
         self.limit = nodes
         self.nodes = 0
-        self.deadline = deadline
         self.memo: dict[tuple[tuple[int, ...], int], bool] = {}
 
     def wins(self, pos: tuple[int, ...], offset: int) -> bool:
@@ -309,9 +315,7 @@ class Paranoid:
         if known is not None:
             return known
         self.nodes += 1
-        if self.nodes > self.limit or (
-            not self.nodes & 255 and time.perf_counter() > self.deadline
-        ):
+        if self.nodes > self.limit:
             raise OutOfBudget
         nxt = (offset - 1) % self.players
         children = sorted(_children(pos, self.before), key=len)
@@ -413,7 +417,7 @@ def _normal(
     ok = [m for m in legal if rules.wins_now(pos, m) is None] or legal
     if rules.two_sided:
         # A small exact search settles most endgames.
-        solver = Solver(rules.before, rules.misere, NORMAL_SOLVER_NODES, time.perf_counter() + 1)
+        solver = Solver(rules.before, rules.misere, NORMAL_SOLVER_NODES)
         try:
             for m in ok:
                 after, _ = play(pos, m, rules.weighted)
@@ -423,7 +427,7 @@ def _normal(
             pass
     else:
         # 3 or 4 players: a small search for a win the others cannot stop.
-        search = Paranoid(rules.players, rules.before, NORMAL_SOLVER_NODES, time.perf_counter() + 1)
+        search = Paranoid(rules.players, rules.before, NORMAL_SOLVER_NODES)
         move = paranoid_move(rules, pos, ok, search)
         if move is not None:
             return move
@@ -449,27 +453,36 @@ def solve_move(
 ) -> tuple[bool | None, Move | None, list[Move]]:
     """Exact play where the set is two-sided: (True, a winning move, []) when the side to move
     wins; (False, None, []) when every move loses; (None, None, moves not proven losing) when
-    the solver's count ran out first."""
-    open_moves: list[Move] = []
-    out_of_budget = False
+    the solver's count ran out first.
+
+    The count is shared among the root moves in rounds of doubling shares, so that one move
+    whose proof is long does not starve a winning move that is cheap to prove; positions
+    proven in a round stay memoised for the next. The moves are tried in a fixed order, so
+    the count and the position fix the answer."""
+    pending: list[tuple[Move, tuple[int, ...]]] = []
     for m in _order_for_win(rules, pos, legal):
         now = rules.wins_now(pos, m)
         if now is not None:
             if now:
                 return True, m, []
             continue
-        if out_of_budget:
-            open_moves.append(m)
-            continue
-        after, _ = play(pos, m, rules.weighted)
-        try:
-            if not solver.wins_spots(after):
-                return True, m, []
-        except OutOfBudget:
-            out_of_budget = True
-            open_moves.append(m)
-    if out_of_budget:
-        return None, None, open_moves
+        pending.append((m, play(pos, m, rules.weighted)[0]))
+    share = 64
+    while pending:
+        still: list[tuple[Move, tuple[int, ...]]] = []
+        for m, after in pending:
+            solver.cap = min(solver.limit, solver.nodes + share)
+            try:
+                if not solver.wins_spots(after):
+                    solver.cap = solver.limit
+                    return True, m, []
+            except OutOfBudget:
+                still.append((m, after))
+        solver.cap = solver.limit
+        if still and solver.nodes >= solver.limit:
+            return None, None, [m for m, _ in still]
+        pending = still
+        share *= 2
     return False, None, []
 
 
@@ -529,21 +542,19 @@ def _playout(
 
 def uct_move(
     rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], legal: list[Move],
-    steps: int, deadline: float, rng: random.Random,
+    steps: int, deadline: float | None = None, rng: random.Random | None = None,
 ) -> Move:
     """UCT over `legal` at the root; each node keeps every seat's summed reward and the seat
-    to move picks by its own reward (max^n)."""
+    to move picks by its own reward (max^n). `deadline` is ignored (old callers): the count
+    of steps bounds the search."""
+    rng = rng if rng is not None else random.Random(0)
     n = rules.players
     root = _Node(pos, seat, taken, list(legal))
     rng.shuffle(root.moves)
     used = [0]
-    rounds = 0
     log = math.log
     while used[0] < steps:
-        rounds += 1
         used[0] += 1  # every round costs at least a step, even one ending in a known set end
-        if not rounds & 63 and time.perf_counter() > deadline:
-            break
         node = root
         path: list[_Node] = [root]
         while True:
@@ -612,17 +623,14 @@ def _hard(
     rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], legal: list[Move],
     rng: random.Random, budget: float,
 ) -> Move:
-    deadline = time.perf_counter() + budget
     for m in legal:
         if rules.wins_now(pos, m):
             return m
     candidates = legal
     spent = 0  # positions the exact search visited
     if rules.two_sided:
-        solver = Solver(
-            rules.before, rules.misere, max(50, int(0.6 * budget * SOLVER_NODES_PER_SECOND)),
-            deadline,
-        )
+        nodes = max(50, int(SOLVER_SHARE * budget * SOLVER_NODES_PER_SECOND))
+        solver = Solver(rules.before, rules.misere, nodes)
         result, move, open_moves = solve_move(rules, pos, legal, solver)
         if result and move is not None:
             return move
@@ -631,8 +639,7 @@ def _hard(
         spent = solver.nodes
     elif not rules.misere:
         search = Paranoid(
-            rules.players, rules.before, max(50, int(0.4 * budget * SOLVER_NODES_PER_SECOND)),
-            deadline,
+            rules.players, rules.before, max(50, int(0.4 * budget * SOLVER_NODES_PER_SECOND))
         )
         move = paranoid_move(rules, pos, legal, search)
         if move is not None:
@@ -644,7 +651,7 @@ def _hard(
     # from the positions searched (not the clock, so that the seed fixes the move).
     left = max(0.0, budget - spent / SOLVER_NODES_PER_SECOND)
     steps = max(200, int(left * PLAYOUT_STEPS_PER_SECOND))
-    return uct_move(rules, pos, seat, taken, candidates, steps, deadline, rng)
+    return uct_move(rules, pos, seat, taken, candidates, steps, None, rng)
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:

@@ -144,6 +144,7 @@ def play_game(levels: tuple[str, str], seed: int, options: dict) -> float:
     return ENG.outcome(state)["scores"][0]
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_beats_easy() -> None:
     """Normal leopards take the cows of easy; normal cows at least hold easy leopards."""
     options = {"quiet_limit": 20}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -56,7 +55,6 @@ def test_the_house_of_water_choice_is_legal_at_every_level() -> None:
 
 
 def test_decisions_are_deterministic_for_a_seed(monkeypatch) -> None:
-    monkeypatch.setattr(ai, "CLOCK_SLACK", 60.0)  # no clock: the node count decides
     pos = position(white=(3, 8, 12, 17, 22), black=(5, 9, 13, 19, 24), phase="move", throw=2)
     view = ENG.view(ENG.load(pos), 0)
     for level in LEVELS:
@@ -66,7 +64,6 @@ def test_decisions_are_deterministic_for_a_seed(monkeypatch) -> None:
 
 def test_a_decision_depends_only_on_the_view(monkeypatch) -> None:
     """Nothing is hidden in Senet: the same view (a fresh copy) gives the same move."""
-    monkeypatch.setattr(ai, "CLOCK_SLACK", 60.0)
     rng = random.Random(3)
     state = ENG.new(2)
     for _ in range(40):
@@ -83,12 +80,11 @@ def test_a_decision_depends_only_on_the_view(monkeypatch) -> None:
         state = ENG.apply(state, actor, rng.choice(legal))
 
 
-def test_hard_stays_within_its_budget_on_a_typical_position() -> None:
+def test_hard_plays_a_legal_move_at_half_the_bots_budget() -> None:
+    """(Its speed is measured by bench/arena.py, not here: searches are bounded by counts.)"""
     pos = position(white=(4, 9, 11, 15, 20), black=(6, 10, 14, 18, 21), phase="move", throw=3)
     view = ENG.view(ENG.load(pos), 0)
-    started = time.perf_counter()
     move = choose_move("senet", view, 0, "hard", seed=1, budget=0.5)
-    assert time.perf_counter() - started < 1.5  # generous: speed is the bench's business
     assert move in ENG.legal_moves(ENG.load(pos), 0)
 
 
@@ -142,6 +138,7 @@ def test_the_evaluation_is_zero_sum_and_knows_a_win() -> None:
     assert ai.evaluate(won, 0) == ai.WIN and ai.evaluate(won, 1) == -ai.WIN
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_beats_easy() -> None:
     """A modest seeded sample (strength proper is the arena's business)."""
     wins = 0

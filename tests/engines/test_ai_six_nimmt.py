@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -109,7 +108,6 @@ def with_other_hand_changed(state, seat: int):
     ({"rounds": 1, "professional": True}, "side"),
 ])
 def test_a_decision_ignores_the_other_seats_hidden_cards(options, phase, monkeypatch) -> None:
-    monkeypatch.setattr(ai, "CLOCK_SLACK", 60.0)  # no clock: the playout count decides
     for seed in range(3):
         state = first_state(options, 4, seed, phase)
         changed = with_other_hand_changed(state, 0)
@@ -191,7 +189,6 @@ def test_the_playout_simulator_follows_the_engine(options) -> None:
 
 
 def test_decisions_are_deterministic_for_a_seed(monkeypatch) -> None:
-    monkeypatch.setattr(ai, "CLOCK_SLACK", 60.0)  # no clock: the playout count decides
     for phase in ("pick", "take"):
         state = first_state({"rounds": 1}, 5, 2, phase)
         view = ENG.view(state, 0)
@@ -206,12 +203,11 @@ def test_decisions_are_deterministic_for_a_seed(monkeypatch) -> None:
     assert len(picks) == 1
 
 
-def test_hard_stays_within_its_budget_on_a_typical_position() -> None:
+def test_hard_plays_a_legal_move_at_half_the_bots_budget() -> None:
+    """(Its speed is measured by bench/arena.py, not here: searches are bounded by counts.)"""
     state = first_state({}, 5, 1, "pick")
     view = ENG.view(state, 0)
-    started = time.perf_counter()
     move = choose_move("six_nimmt", view, 0, "hard", seed=1, budget=0.5)
-    assert time.perf_counter() - started < 1.5  # generous: speed is the bench's business
     assert move in ENG.legal_moves(state, 0)
 
 
@@ -253,6 +249,7 @@ def test_take_choices_avoid_the_expensive_row() -> None:
             assert move == "take 2"  # 1 bullhead, not 10 or 15
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_loses_fewer_points_than_easy() -> None:
     """A modest seeded sample: 5-player rounds with mixed seats (strength is the arena's)."""
     diffs = []

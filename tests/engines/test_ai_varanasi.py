@@ -236,6 +236,7 @@ def forced(state: object) -> bool:
     return any(results) if seat == 0 else all(results)
 
 
+@pytest.mark.usefixtures("easy_alone")
 def test_normal_beats_easy() -> None:
     wins = 0.0
     games = 24
@@ -250,3 +251,14 @@ def test_normal_beats_easy() -> None:
         me = levels.index("normal")
         wins += 1.0 if ranks[me] < ranks[1 - me] else 0.5 if ranks[me] == ranks[1 - me] else 0
     assert wins >= 0.75 * games
+
+
+def test_hard_finds_the_win_it_used_to_miss_at_the_bots_budget() -> None:
+    """Grundy value 6, 4 colours: only `move 1 1 2` and `move 6 3 3` win (hard once played
+    `move 8 2 2` at 1 s); the count-bounded search finds a win on any machine."""
+    towers = "y3g2|g4g3|r4||y4r3y1|b3y2r1|r2|b4b2g1".split("|")
+    view = position(towers, colours=4)
+    assert grundy(towers) == 6
+    for seed in range(3):
+        move = choose_move("varanasi", view, 0, "hard", seed=seed, budget=1.0)
+        assert move in ("move 1 1 2", "move 6 3 3")

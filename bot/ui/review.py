@@ -1,0 +1,251 @@
+"""/review <table>: each player's accuracy and three biggest mistakes in a finished game, the
+evaluation picture, and a button per mistake showing the board after it beside the better move.
+
+The work is `engines.ai.review.review` (plain data in, plain data out, so that it can run in a
+worker process) and `renderers.review`; here it runs in a worker thread, one review at a time
+(REVIEW_SLOTS), so that boards are never queued behind a review. A review is kept in memory per
+table and log length (a finished table's log no longer changes), CACHE_SIZE of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import weakref
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import ui
+
+from bot.i18n import N_, t
+from bot.tables import TableError
+from bot.tables.export import exportable
+from bot.ui.badges import clean_name
+from bot.ui.board import game_title, seat_names
+from bot.ui.drawing import draw
+from bot.ui.errors import table_error_text
+from bot.ui.lobby import COLOUR
+from bot.ui.locales import ensure_language, interaction_channel_locale
+from engines.ai.review import review, reviewable
+from renderers import review as pictures
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+    from bot.tables import Table
+
+log = logging.getLogger(__name__)
+
+REVIEW_SLOTS = 1  # reviews computed at once (each can take seconds of CPU)
+CACHE_SIZE = 32
+MAX_BUTTONS = 25  # Discord's limit per message (5 rows of 5)
+
+# How a mistake's loss reads, by the review's unit.
+LOSS_TEXT: dict[str, str] = {
+    "win": N_("turns a won game into a lost one"),
+    "chance": N_("{drop}% less chance to win"),
+    "bullheads": N_("{loss} more bullheads expected"),
+    "cows": N_("{loss} cows worse by the evaluation"),
+}
+
+_cache: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
+_running: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _slot() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    slot = _slots.get(loop)
+    if slot is None:
+        slot = _slots[loop] = asyncio.Semaphore(REVIEW_SLOTS)
+    return slot
+
+
+def review_table(game: str, options: dict[str, Any], players: int,
+                 log_: list[tuple[int, str]]) -> dict[str, Any]:
+    """The CPU entry point (plain data, top level: fit for a worker process)."""
+    return review(game, options, players, log_, seed=0)
+
+
+async def table_review(table: Table) -> dict[str, Any]:
+    """The review of `table`, from the cache or computed off the event loop (a second request
+    for the same table while the first is computing waits for it)."""
+    key = (table.id, len(table.log))
+    if key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    pending = _running.get(key)
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    _running[key] = future
+    try:
+        async with _slot():
+            result = await asyncio.to_thread(
+                review_table, table.game, dict(table.options), len(table.seats),
+                [tuple(step) for step in table.log])
+    except asyncio.CancelledError:
+        future.cancel()  # a waiting request asks again (and computes it) next time
+        raise
+    except Exception as err:
+        future.set_exception(err)
+        future.exception()  # retrieved: no "never retrieved" warning when nobody else waits
+        raise
+    finally:
+        _running.pop(key, None)
+    future.set_result(result)
+    _cache[key] = result
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return result
+
+
+def forget() -> None:
+    """Empty the cache (tests)."""
+    _cache.clear()
+
+
+async def _reviewable_table(bot: TableBot, table_id: int, guild_id: int) -> Table:
+    table = await bot.service.get(table_id)
+    if table.guild_id != guild_id:
+        raise TableError("not_found", table_id=table_id)
+    if table.state is None:
+        raise TableError("not_running")
+    if not exportable(table) or not reviewable(table.game):
+        # A running game is not reviewed: the review would be a strong player's advice.
+        raise TableError("not_allowed")
+    return table
+
+
+def loss_text(locale: object, unit: str, mistake: dict[str, Any]) -> str:
+    drop = format(mistake["drop"], "g")
+    loss = format(abs(mistake["loss"]), ".1f")
+    return t(locale, LOSS_TEXT[unit], drop=drop, loss=loss)
+
+
+def mistake_line(locale: object, unit: str, mistake: dict[str, Any]) -> str:
+    return t(locale, "Move {turn}: played `{move}`, better `{better}` ({loss})",
+             turn=mistake["turn"], move=mistake["move"], better=mistake["better"],
+             loss=loss_text(locale, unit, mistake))
+
+
+def review_embed(table: Table, result: dict[str, Any], locale: object) -> discord.Embed:
+    names = seat_names(table)
+    embed = discord.Embed(
+        title=t(locale, "Review of table {table} · {game}", table=table.id,
+                game=game_title(locale, table.game)),
+        colour=COLOUR,
+        description=t(locale, "Every decision judged by the hard computer from what that "
+                              "player could see at the time."),
+    )
+    for seat in result["seats"]:
+        name = clean_name(names[seat["seat"]])
+        if seat["accuracy"] is None:
+            head = t(locale, "{number}. {name}: nothing to judge", number=seat["seat"] + 1,
+                     name=name)
+        else:
+            accuracy = format(seat["accuracy"], "g")
+            head = t(locale, "{number}. {name}: accuracy {accuracy}%", number=seat["seat"] + 1,
+                     name=name, accuracy=accuracy)
+        lines = [mistake_line(locale, result["unit"], m) for m in seat["mistakes"]]
+        body = "\n".join(lines) if lines else t(locale, "No mistakes found.")
+        embed.add_field(name=head[:256], value=body[:1024], inline=False)
+    embed.set_image(url="attachment://review.png")
+    embed.set_footer(text=t(locale, "The picture shows each player's outlook after their "
+                                    "moves; red rings mark the mistakes."))
+    return embed
+
+
+class MistakeButton(
+    ui.DynamicItem[ui.Button],
+    template=r"rv:(?P<table>\d+):(?P<seat>\d+):(?P<k>\d)",
+):
+    """Shows the board after one listed mistake beside the board after the better move."""
+
+    def __init__(self, table_id: int, seat: int, k: int, *, label: str = "") -> None:
+        super().__init__(ui.Button(label=label or None, style=discord.ButtonStyle.secondary,
+                                   custom_id=f"rv:{table_id}:{seat}:{k}"))
+        self.table_id, self.seat, self.k = table_id, seat, k
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> MistakeButton:
+        return cls(int(match["table"]), int(match["seat"]), int(match["k"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await show_mistake(interaction.client, interaction,  # type: ignore[arg-type]
+                           self.table_id, self.seat, self.k)
+
+
+def review_view(table: Table, result: dict[str, Any], locale: object) -> ui.View:
+    view = ui.View(timeout=None)
+    for seat in result["seats"]:
+        for k, mistake in enumerate(seat["mistakes"]):
+            if len(view.children) >= MAX_BUTTONS:
+                return view
+            label = t(locale, "Player {number} · move {turn}", number=seat["seat"] + 1,
+                      turn=mistake["turn"])
+            view.add_item(MistakeButton(table.id, seat["seat"], k, label=label[:80]))
+    return view
+
+
+async def _refuse(interaction: discord.Interaction, error: TableError) -> None:
+    text = table_error_text(error, interaction.locale)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def send_review(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
+    assert interaction.guild_id is not None
+    try:  # refusals first, privately; then the (slow) public review
+        table = await _reviewable_table(bot, table_id, interaction.guild_id)
+    except TableError as err:
+        await _refuse(interaction, err)
+        return
+    await interaction.response.defer(thinking=True)
+    result = await table_review(table)
+    picture = await draw(pictures.render_evaluation, result)
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)
+    await interaction.followup.send(
+        embed=review_embed(table, result, loc), view=review_view(table, result, loc),
+        file=discord.File(io.BytesIO(picture), filename="review.png"))
+
+
+async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id: int,
+                       seat: int, k: int) -> None:
+    """A button of a review: the board after the mistake (red) and after the better move
+    (green), as a private reply."""
+    try:
+        assert interaction.guild_id is not None
+        table = await _reviewable_table(bot, table_id, interaction.guild_id)
+    except TableError as err:
+        await _refuse(interaction, err)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await table_review(table)
+    seats = result["seats"]
+    if seat >= len(seats) or k >= len(seats[seat]["mistakes"]):
+        await _refuse(interaction, TableError("not_found", table_id=table_id))
+        return
+    mistake = seats[seat]["mistakes"][k]
+    picture = await draw(pictures.render_mistake, table.game, dict(table.options),
+                         len(table.seats), [tuple(s) for s in table.log], mistake, seat)
+    loc = interaction.locale
+    name = clean_name(seat_names(table)[seat])
+    text = t(loc, "{name}, move {turn}: red is the move played (`{move}`), green the better "
+                  "move (`{better}`): {loss}.", name=name, turn=mistake["turn"],
+             move=mistake["move"], better=mistake["better"],
+             loss=loss_text(loc, result["unit"], mistake))
+    await interaction.followup.send(text, ephemeral=True,
+                                    file=discord.File(io.BytesIO(picture), filename="mistake.png"))
+
+
+__all__ = ["MistakeButton", "review_table", "send_review", "show_mistake", "table_review"]
