@@ -1,9 +1,9 @@
 """/review <table>: each player's accuracy and three biggest mistakes in a finished game, the
 evaluation picture, and a button per mistake showing the board after it beside the better move.
 
-The work is `engines.ai.review.review` (plain data in, plain data out, so that it can run in a
-worker process) and `renderers.review`; here it runs in a worker thread, one review at a time
-(REVIEW_SLOTS), so that boards are never queued behind a review. A review is kept in memory per
+The work is `engines.ai.review.review` (plain data in, plain data out) and `renderers.review`;
+it runs in the background lane of the worker processes (bot/workers.py), never in front of a
+board; a full lane refuses at once (`Busy`). A review is kept in memory per
 table and log length (a finished table's log no longer changes), CACHE_SIZE of them.
 """
 
@@ -13,13 +13,13 @@ import asyncio
 import io
 import logging
 import re
-import weakref
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
 
+from bot import workers
 from bot.i18n import N_, t
 from bot.tables import TableError
 from bot.tables.export import exportable
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REVIEW_SLOTS = 1  # reviews computed at once (each can take seconds of CPU)
 CACHE_SIZE = 32
 MAX_BUTTONS = 25  # Discord's limit per message (5 rows of 5)
 
@@ -52,23 +51,6 @@ LOSS_TEXT: dict[str, str] = {
 
 _cache: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
 _running: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _slot() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    slot = _slots.get(loop)
-    if slot is None:
-        slot = _slots[loop] = asyncio.Semaphore(REVIEW_SLOTS)
-    return slot
-
-
-def review_table(game: str, options: dict[str, Any], players: int,
-                 log_: list[tuple[int, str]]) -> dict[str, Any]:
-    """The CPU entry point (plain data, top level: fit for a worker process)."""
-    return review(game, options, players, log_, seed=0)
 
 
 async def table_review(table: Table) -> dict[str, Any]:
@@ -84,10 +66,9 @@ async def table_review(table: Table) -> dict[str, Any]:
     future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     _running[key] = future
     try:
-        async with _slot():
-            result = await asyncio.to_thread(
-                review_table, table.game, dict(table.options), len(table.seats),
-                [tuple(step) for step in table.log])
+        result = await workers.run(
+            "background", review, table.game, dict(table.options), len(table.seats),
+            [tuple(step) for step in table.log], seed=0)
     except asyncio.CancelledError:
         future.cancel()  # a waiting request asks again (and computes it) next time
         raise
@@ -209,11 +190,17 @@ async def send_review(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await _refuse(interaction, err)
         return
-    await interaction.response.defer(thinking=True)
-    result = await table_review(table)
-    picture = await draw(pictures.render_evaluation, result)
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
+    await interaction.response.defer(thinking=True)
+    try:
+        result = await table_review(table)
+    except workers.Busy:
+        await interaction.edit_original_response(content=t(
+            loc, "Sorry, many reviews are being worked out right now. Please try again in a "
+            "minute."))
+        return
+    picture = await draw(pictures.render_evaluation, result)
     await interaction.followup.send(
         embed=review_embed(table, result, loc), view=review_view(table, result, loc),
         file=discord.File(io.BytesIO(picture), filename="review.png"))
@@ -230,7 +217,13 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
         await _refuse(interaction, err)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    result = await table_review(table)
+    try:
+        result = await table_review(table)
+    except workers.Busy:
+        await interaction.followup.send(t(
+            interaction.locale, "Sorry, many reviews are being worked out right now. Please "
+            "try again in a minute."), ephemeral=True)
+        return
     seats = result["seats"]
     if seat >= len(seats) or k >= len(seats[seat]["mistakes"]):
         await _refuse(interaction, TableError("not_found", table_id=table_id))
@@ -248,4 +241,4 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
                                     file=discord.File(io.BytesIO(picture), filename="mistake.png"))
 
 
-__all__ = ["MistakeButton", "review_table", "send_review", "show_mistake", "table_review"]
+__all__ = ["MistakeButton", "send_review", "show_mistake", "table_review"]
