@@ -15,8 +15,9 @@ async def finish(world: World, table_id: int, plies: int, resigner: str) -> None
     """Play a few moves through the UI, then one player resigns (the game ends)."""
     await Driver(world, table_id, seed=table_id).play_until(stop=lambda t: t.ply >= plies)
     table = await world.table(table_id)
-    result = await resign(world.members[resigner], world.place(table))
-    assert result.ephemeral
+    if table.status == "running":  # a short game may have ended by itself
+        result = await resign(world.members[resigner], world.place(table))
+        assert result.ephemeral
     assert (await world.table(table_id)).status == "finished"
 
 
