@@ -22,9 +22,12 @@ from renderers.replay import CARRY_ALONE, DROP_ALONE
 
 WIDTH, HEIGHT = 1200, 560
 LEFT, RIGHT, TOP, BOTTOM = 96, 96, 40, 64  # plot margins
-MAX_WIDTH = 1200  # of a mistake picture: the two boards are shrunk to fit side by side
-GAP = 48
-LABEL = 30  # height of the move label above a board
+GAP = 24
+LABEL = 64  # height of the label band above a board
+BADGE = 52  # the seat's badge, in the first band
+# Text at least 24 px per 1000 px of width, so that it reads on a phone.
+AXIS_TEXT = 30
+LABEL_TEXT = 30
 
 
 def _axis(series_unit: str, values: list[float]) -> tuple[float, float, list[float], str]:
@@ -56,9 +59,14 @@ def _nice_step(raw: float) -> float:
     return 10 * scale
 
 
-def render_evaluation(result: dict[str, Any]) -> bytes:
+def render_evaluation(result: dict[str, Any], gettext: theme.Gettext | None = None) -> bytes:
     """One line per seat (its colour, its number at the end), the value from that seat's own
     view at each of its decisions, over the plies of the game; a mistake is ringed."""
+    with theme.translating(gettext):
+        return _evaluation(result)
+
+
+def _evaluation(result: dict[str, Any]) -> bytes:
     img, draw = theme.canvas(WIDTH, HEIGHT)
     seats = result["seats"]
     plies = max(1, result["plies"])
@@ -75,11 +83,11 @@ def render_evaluation(result: dict[str, Any]) -> bytes:
         _, y = at(0, tick)
         draw.line((x0, y, x1, y), fill=theme.PANEL_EDGE, width=1)
         label = f"{round(100 * tick)}%" if fmt == "pct" else f"{tick:g}"
-        theme.text(draw, (x0 - 20, y), label, 18, theme.MUTED, anchor="rm")
+        theme.text(draw, (x0 - 20, y), label, AXIS_TEXT, theme.MUTED, anchor="rm")
     for k in range(5):
         index = round(plies * k / 4)
         x, _ = at(index, low)
-        theme.text(draw, (x, y1 + 24), str(index), 18, theme.MUTED, anchor="mm")
+        theme.text(draw, (x, y1 + 28), str(index), AXIS_TEXT, theme.MUTED, anchor="mm")
     for seat in seats:
         points = [at(i, v) for i, v in seat["series"]]
         colour = theme.seat_colour(seat["seat"])
@@ -96,11 +104,11 @@ def render_evaluation(result: dict[str, Any]) -> bytes:
     ends = sorted((at(*s["series"][-1])[1], s["seat"]) for s in seats if s["series"])
     placed: list[float] = []
     for y, _ in ends:
-        y = max(y, placed[-1] + 34) if placed else y
+        y = max(y, placed[-1] + BADGE + 4) if placed else y
         placed.append(y)
     shift = max(0.0, placed[-1] - (HEIGHT - 24)) if placed else 0.0
     for (_, seat_index), y in zip(ends, placed, strict=True):
-        theme.seat_badge(draw, (x1 + 48, y - shift), seat_index, 30)
+        theme.seat_badge(draw, (x1 + 48, y - shift), seat_index, BADGE)
     return theme.to_png(img)
 
 
@@ -123,43 +131,51 @@ def _after(game: str, state: Any, seat: int, move: str,
     return eng.view(state, None), carried + list(events)
 
 
-def _board(board: Image.Image, scale: float, move: str, frame: theme.RGB) -> Image.Image:
-    w, h = (round(board.width * scale), round(board.height * scale))
-    board = board.resize((w, h), Image.Resampling.LANCZOS)
-    out, draw = theme.canvas(w + 16, h + LABEL + 24)
-    draw.rounded_rectangle((2, 2, w + 13, h + LABEL + 21), radius=12, outline=frame, width=6)
-    theme.text(draw, ((w + 16) / 2, 8 + LABEL / 2), move, 24, frame, bold=True, anchor="mm")
-    out.paste(board, (8, LABEL + 16))
+def _framed(board: Image.Image, label: str, frame: theme.RGB) -> Image.Image:
+    """The board at full size (its words stay legible on a phone) under a label band, in a
+    frame of the band's colour."""
+    w, h = board.size
+    out, draw = theme.canvas(w, h + LABEL)
+    out.paste(board, (0, LABEL))
+    draw.rectangle((0, 0, w - 1, h + LABEL - 1), outline=frame, width=6)
+    theme.text(draw, (w / 2, LABEL / 2 + 3), label, LABEL_TEXT, frame, bold=True, anchor="mm")
     return out
 
 
 def render_mistake(game: str, options: dict[str, Any], players: int,
-                   log: Sequence[Sequence[Any]], mistake: dict[str, Any], seat: int) -> bytes:
-    """The board just after the mistake (red frame) beside the board after the better move
-    (green frame), each drawn by the game's renderer with that move as the last move."""
+                   log: Sequence[Sequence[Any]], mistake: dict[str, Any], seat: int,
+                   gettext: theme.Gettext | None = None) -> bytes:
+    """The board just after the mistake (red frame, "played") beside the board after the
+    better move (green frame, "better"), each drawn by the game's renderer with that move as
+    the last move (the move strings are in the message beside the picture)."""
+    with theme.translating(gettext or theme.current_gettext()):
+        return _mistake(game, options, players, log, mistake, seat)
+
+
+def _mistake(game: str, options: dict[str, Any], players: int, log: Sequence[Sequence[Any]],
+             mistake: dict[str, Any], seat: int) -> bytes:
     eng = get_engine(game)
     state = eng.new(players, dict(options))
     index = mistake["index"]
     for actor, move in log[:index]:
         state = eng.apply(state, actor, move)
     following = log[index + 1:]
+    words = theme.current_gettext()
     boards = [
         Image.open(BytesIO(renderers.render(
-            game, *_after(game, state, seat, move, following)))).convert("RGB")
+            game, *_after(game, state, seat, move, following), gettext=words))).convert("RGB")
         for move in (mistake["move"], mistake["better"])
     ]
-    gap = GAP
-    scale = min(1.0, (MAX_WIDTH - 3 * gap - 32) / sum(b.width for b in boards))
-    panels = [_board(boards[0], scale, mistake["move"], theme.DANGER),
-              _board(boards[1], scale, mistake["better"], theme.GOOD)]
-    width = sum(p.width for p in panels) + 3 * gap
-    height = max(p.height for p in panels) + 2 * gap
-    img, draw = theme.canvas(width, height)
-    x = gap
+    # One above the other, unshrunk: side by side they would be half as legible.
+    panels = [_framed(boards[0], theme.tr("played"), theme.DANGER),
+              _framed(boards[1], theme.tr("better"), theme.GOOD)]
+    width = max(p.width for p in panels)
+    img, draw = theme.canvas(width, sum(p.height for p in panels) + GAP)
+    y = 0
     for p in panels:
-        img.paste(p, (x, gap))
-        x += p.width + gap
-    theme.seat_badge(draw, (gap + panels[0].width + gap / 2, gap + LABEL / 2 + 8), seat, 36)
+        img.paste(p, ((width - p.width) // 2, y))
+        y += p.height + GAP
+    theme.seat_badge(draw, (BADGE, LABEL / 2 + 3), seat, BADGE)
     return theme.to_png(img)
 
 

@@ -189,6 +189,11 @@ def tr(msgid: str, /, **params: object) -> str:
         return msgid.format(**params)  # a broken translation never hides the label
 
 
+def current_gettext() -> Gettext | None:
+    """The `gettext` of the picture being drawn (to hand on to another renderer)."""
+    return _gettext.get()
+
+
 @contextmanager
 def translating(gettext: Gettext | None) -> Iterator[None]:
     """Draw words with `gettext` (None: English) inside the block."""

@@ -25,7 +25,7 @@ from bot.tables import TableError
 from bot.tables.export import exportable
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title, seat_names
-from bot.ui.drawing import draw
+from bot.ui.drawing import draw, picture_words
 from bot.ui.errors import table_error_text
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
@@ -83,6 +83,18 @@ async def table_review(table: Table) -> dict[str, Any]:
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return result
+
+
+def evaluation_png(result: dict[str, Any], locale: object) -> bytes:
+    """The evaluation picture in `locale`'s words (runs in a board worker)."""
+    return pictures.render_evaluation(result, gettext=picture_words(locale))
+
+
+def mistake_png(game: str, options: dict[str, Any], players: int, log_: list[tuple[int, str]],
+                mistake: dict[str, Any], seat: int, locale: object) -> bytes:
+    """A mistake's two boards in `locale`'s words (runs in a board worker)."""
+    return pictures.render_mistake(game, options, players, log_, mistake, seat,
+                                   gettext=picture_words(locale))
 
 
 def forget() -> None:
@@ -200,7 +212,7 @@ async def send_review(bot: TableBot, interaction: discord.Interaction, table_id:
             loc, "Sorry, many reviews are being worked out right now. Please try again in a "
             "minute."))
         return
-    picture = await draw(pictures.render_evaluation, result)
+    picture = await draw(evaluation_png, result, loc)
     await interaction.followup.send(
         embed=review_embed(table, result, loc), view=review_view(table, result, loc),
         file=discord.File(io.BytesIO(picture), filename="review.png"))
@@ -229,9 +241,9 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
         await _refuse(interaction, TableError("not_found", table_id=table_id))
         return
     mistake = seats[seat]["mistakes"][k]
-    picture = await draw(pictures.render_mistake, table.game, dict(table.options),
-                         len(table.seats), [tuple(s) for s in table.log], mistake, seat)
     loc = interaction.locale
+    picture = await draw(mistake_png, table.game, dict(table.options), len(table.seats),
+                         [tuple(s) for s in table.log], mistake, seat, loc)
     name = clean_name(seat_names(table)[seat])
     text = t(loc, "{name}, move {turn}: red is the move played (`{move}`), green the better "
                   "move (`{better}`): {loss}.", name=name, turn=mistake["turn"],
