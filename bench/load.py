@@ -57,6 +57,7 @@ GAMES = [
 ]
 MENTION = re.compile(r"<@(\d+)>")
 LOST_AFTER_S = 30.0
+TABLES_PER_GUILD = 40  # under the default cap of open tables per server (50)
 
 
 @dataclass
@@ -111,7 +112,7 @@ class Bench:
     def __init__(self, env: simcord.Env, bot: TableBot, clock: Clock, seed: int) -> None:
         self.env, self.bot, self.clock = env, bot, clock
         self.rng = random.Random(seed)
-        self.guild = env.create_guild("Bench")
+        self.guild = None
         self.places: dict[int, int] = {}  # table -> place id
         self.members: dict[int, simcord.MemberActor] = {}
         self.finished: set[int] = set()
@@ -119,6 +120,8 @@ class Bench:
     async def open_tables(self, count: int) -> None:
         for index in range(count):
             game, options = GAMES[index % len(GAMES)]
+            if index % TABLES_PER_GUILD == 0:  # servers cap their open tables (/settings)
+                self.guild = self.env.create_guild(f"Bench {index // TABLES_PER_GUILD}")
             channel = self.guild.create_text_channel(f"t{index}")
             host = self.guild.add_member(self.env.create_user(f"h{index}"))
             guest = self.guild.add_member(self.env.create_user(f"g{index}"))
@@ -396,30 +399,32 @@ async def service_cpu(database: str, tables: int, moves: int, seed: int) -> Phas
     from bot.tables import TableService
 
     repo = await open_database(database)
-    service = TableService(repo, rng=random.Random(seed))
-    rng = random.Random(seed)
-    ids = []
-    for index in range(tables):
-        table = await service.open_table(9, 10**12 + index, "senet", None, 1, "a")
-        await service.join(table.id, 2, "b")
-        ids.append((await service.start(table.id, 1)).table.id)
-    done, cpu, began = 0, time.process_time(), time.perf_counter()
-    while done < moves:
-        table_id = rng.choice(ids)
-        table = await service.get(table_id)
-        if table.status != "running":
-            ids.remove(table_id)
-            continue
-        seat = table.to_act()[0]
-        user = table.seats[seat].user_id
-        await service.play(table_id, user, rng.choice(service.legal_moves_for(table, user)))
-        done += 1
-    phase = Phase("service", seconds=time.perf_counter() - began,
-                  cpu_seconds=time.process_time() - cpu)
-    phase.board = [0.0] * done
-    for table_id in ids:  # no board of these tables is ever to be posted
-        await service.cancel(table_id, 1)
-    await repo.close()
+    try:
+        service = TableService(repo, rng=random.Random(seed))
+        rng = random.Random(seed)
+        ids = []
+        for index in range(tables):
+            table = await service.open_table(9, 10**12 + index, "senet", None, 1, "a")
+            await service.join(table.id, 2, "b")
+            ids.append((await service.start(table.id, 1)).table.id)
+        done, cpu, began = 0, time.process_time(), time.perf_counter()
+        while done < moves:
+            table_id = rng.choice(ids)
+            table = await service.get(table_id)
+            if table.status != "running":
+                ids.remove(table_id)
+                continue
+            seat = table.to_act()[0]
+            user = table.seats[seat].user_id
+            await service.play(table_id, user, rng.choice(service.legal_moves_for(table, user)))
+            done += 1
+        phase = Phase("service", seconds=time.perf_counter() - began,
+                      cpu_seconds=time.process_time() - cpu)
+        phase.board = [0.0] * done
+        for table_id in ids:  # no board of these tables is ever to be posted
+            await service.cancel(table_id, 1, can_manage=True)
+    finally:
+        await repo.close()
     return phase
 
 
