@@ -434,10 +434,10 @@ async def run_one(args: argparse.Namespace, database: str, index: int) -> list[P
     bot = TableBot(Config(token=None, database=database), rng=random.Random(args.seed + index))
     clock = Clock()
     env = simcord.Env(bot, settle_timeout=900.0)
+    env.backend.clock.advance(86400 * index)  # distinct snowflakes in each process
     await env.start()
     phases = []
     try:
-        await env.advance_time(86400 * index)  # distinct snowflakes in each process
         clock.install(bot)
         await bot.workers.warm_up()
         bench = Bench(env, bot, clock, args.seed + index)
