@@ -58,31 +58,17 @@ class SettingsCog(commands.Cog):
         clear_organiser_role: bool | None = None,
         season: str | None = None,
     ) -> None:
-        changes: dict[str, Any] = {}
-        if deadline is not None:
-            changes["deadline_seconds"] = deadline
-        if absence is not None:
-            changes["absence_rule"] = absence
-        if max_misses is not None:
-            changes["max_misses"] = max_misses
-        if channel is not None:
-            changes["channel_policy"] = channel
-        if language is not None:
-            changes["language"] = language
-        if cancel_role is not None:
-            changes["cancel_role_id"] = cancel_role.id
-        elif clear_cancel_role:
-            changes["cancel_role_id"] = None
-        if max_tables is not None:
-            changes["max_tables"] = max_tables
-        if lobby_minutes is not None:
-            changes["lobby_minutes"] = lobby_minutes
-        if organiser_role is not None:
-            changes["organiser_role_id"] = organiser_role.id
-        elif clear_organiser_role:
-            changes["organiser_role_id"] = None
-        if season is not None:
-            changes["season"] = season
+        values = {"deadline_seconds": deadline, "absence_rule": absence,
+                  "max_misses": max_misses, "channel_policy": channel, "language": language,
+                  "max_tables": max_tables, "lobby_minutes": lobby_minutes, "season": season}
+        changes: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
+        for name, role, clear in (("cancel_role_id", cancel_role, clear_cancel_role),
+                                  ("organiser_role_id", organiser_role, clear_organiser_role)):
+            if role is not None:
+                changes[name] = role.id
+            elif clear:
+                changes[name] = None
+        if season is not None:  # the season's end is posted where it was chosen
             changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.bot, interaction, changes)
 

@@ -68,6 +68,16 @@ def table_error_text(error: TableError, locale: object = None) -> str:
         return str(error)
 
 
+async def refuse_privately(interaction: Any, error: TableError) -> None:
+    """A refusal only the user reads, in their language, whether or not the interaction was
+    answered already."""
+    text = table_error_text(error, interaction.locale)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
 def missing_permission_text(locale: object, permission: str, place: str) -> str:
     """'I need the Attach Files permission in #games to …' style explanation."""
     name = t(locale, PERMISSION_NAMES.get(permission, permission))

@@ -16,7 +16,7 @@ from bot.tables import TableError
 from bot.tables.history import FinishedTable, export_file, recent_games, replay_file
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
-from bot.ui.errors import table_error_text
+from bot.ui.errors import refuse_privately
 from bot.ui.faults import choices_in_time, defer_publicly
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import defer_public, ensure_language, interaction_channel_locale
@@ -98,14 +98,6 @@ async def table_choices(
     return choices[:25]
 
 
-async def _refuse(interaction: discord.Interaction, error: TableError) -> None:
-    text = table_error_text(error, interaction.locale)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
 async def _replayable(bot: TableBot, table_id: int, guild_id: int) -> int:
     """The number of frames of the table's replay; TableError if it has none to show."""
     table = await bot.service.get(table_id)
@@ -122,7 +114,7 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
     try:  # refusals first, privately; then the (slow) public replay
         frames = await _replayable(bot, table_id, interaction.guild_id)
     except TableError as err:
-        await _refuse(interaction, err)
+        await refuse_privately(interaction, err)
         return
     await defer_publicly(interaction)
     try:
@@ -134,7 +126,7 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
             "again in a minute."), ephemeral=True)
         return
     except TableError as err:
-        await _refuse(interaction, err)
+        await refuse_privately(interaction, err)
         return
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
@@ -149,7 +141,7 @@ async def send_export(bot: TableBot, interaction: discord.Interaction, table_id:
     try:
         file = await export_file(bot.service, table_id, interaction.guild_id)
     except TableError as err:
-        await _refuse(interaction, err)
+        await refuse_privately(interaction, err)
         return
     await defer_publicly(interaction)
     await ensure_language(bot, interaction.guild_id)

@@ -26,7 +26,7 @@ from bot.tables.export import exportable
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title, seat_names
 from bot.ui.drawing import draw, picture_words
-from bot.ui.errors import table_error_text
+from bot.ui.errors import refuse_privately
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from engines.ai.review import review, reviewable
@@ -187,20 +187,12 @@ def review_view(table: Table, result: dict[str, Any], locale: object) -> ui.View
     return view
 
 
-async def _refuse(interaction: discord.Interaction, error: TableError) -> None:
-    text = table_error_text(error, interaction.locale)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
 async def send_review(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
     try:  # refusals first, privately; then the (slow) public review
         table = await _reviewable_table(bot, table_id, interaction.guild_id)
     except TableError as err:
-        await _refuse(interaction, err)
+        await refuse_privately(interaction, err)
         return
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
@@ -226,7 +218,7 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
         assert interaction.guild_id is not None
         table = await _reviewable_table(bot, table_id, interaction.guild_id)
     except TableError as err:
-        await _refuse(interaction, err)
+        await refuse_privately(interaction, err)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
@@ -238,7 +230,7 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
         return
     seats = result["seats"]
     if seat >= len(seats) or k >= len(seats[seat]["mistakes"]):
-        await _refuse(interaction, TableError("not_found", table_id=table_id))
+        await refuse_privately(interaction, TableError("not_found", table_id=table_id))
         return
     mistake = seats[seat]["mistakes"][k]
     loc = interaction.locale
