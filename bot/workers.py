@@ -11,6 +11,11 @@ a bounded queue, so that a replay or a search never delays a board:
 `BOT_WORKERS=0` runs everything in threads instead (tests; tiny machines). The lanes are set
 up by the bot (`install`); code that draws calls `run(lane, fn, *args)`, which falls back to
 a thread when no pool is installed. `fn` and its arguments must be picklable plain data.
+
+The pools are not `concurrent.futures.ProcessPoolExecutor`: that one moves every job through
+two helper threads (a manager and a queue feeder), and each hand-over of the GIL between them
+and the event loop cost the loop milliseconds under load. Here the event loop itself writes a
+job down a worker's pipe and reads the answer when the pipe is readable (`add_reader`).
 """
 
 from __future__ import annotations
@@ -22,8 +27,8 @@ import multiprocessing
 import os
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -44,7 +49,7 @@ class Lane:
     processes: int  # 0: a thread per job
     queue_limit: int  # jobs waiting beyond those running
     refuse_when_full: bool
-    executor: Executor | None = None
+    executor: ProcessPool | None = None
     waiting: int = 0
     running: int = 0
 
@@ -64,10 +69,117 @@ class Lane:
             call = functools.partial(fn, *args, **kwargs)
             if self.executor is None:
                 return await asyncio.to_thread(call)
-            return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+            return await self.executor.run(fn, args, kwargs)
         finally:
             self.running -= 1
             self._slots.release()
+
+
+class WorkerDied(Exception):
+    """The worker process running the job ended (killed, out of memory) before answering."""
+
+
+def _serve(conn: Connection) -> None:
+    """A worker process: run each job read from `conn`, answer (True, result) or
+    (False, exception), until the bot closes its end."""
+    while True:
+        try:
+            fn, args, kwargs = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[bool, Any] = (True, fn(*args, **kwargs))
+        except Exception as err:  # noqa: BLE001  (the caller gets it)
+            answer = (False, err)
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):
+            return
+        except Exception as err:  # noqa: BLE001  (an answer that does not pickle)
+            conn.send((False, RuntimeError(f"{fn.__name__}: unpicklable answer ({err})")))
+
+
+class _Worker:
+    def __init__(self, ctx: Any) -> None:
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=_serve, args=(child,), daemon=True,
+                                   name="bot-worker")
+        self.process.start()
+        child.close()
+        self.future: asyncio.Future[Any] | None = None
+
+
+class ProcessPool:
+    """`processes` worker processes, each running one job at a time, driven by the event
+    loop (jobs wait for a free worker in order)."""
+
+    def __init__(self, processes: int, ctx: Any) -> None:
+        self.processes = processes
+        self._ctx = ctx
+        self._workers: list[_Worker] = []
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _start(self) -> asyncio.Queue[_Worker]:
+        if self._idle is None:
+            self._loop = asyncio.get_running_loop()
+            self._idle = asyncio.Queue()
+            for _ in range(self.processes):
+                self._idle.put_nowait(self._spawn())
+        return self._idle
+
+    def _spawn(self) -> _Worker:
+        worker = _Worker(self._ctx)
+        self._workers.append(worker)
+        assert self._loop is not None
+        self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
+        return worker
+
+    async def run(self, fn: Callable[..., T], args: tuple[Any, ...],
+                  kwargs: dict[str, Any]) -> T:
+        idle = self._start()
+        worker = await idle.get()
+        future = worker.future = asyncio.get_running_loop().create_future()
+        try:
+            worker.conn.send((fn, args, kwargs))
+        except Exception:
+            worker.future = None
+            idle.put_nowait(worker)
+            raise
+        return await future  # cancelled: the worker still finishes, then is free again
+
+    def _answered(self, worker: _Worker) -> None:
+        future, worker.future = worker.future, None
+        try:
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):  # the process died: a new one takes its place
+            self._retire(worker)
+            if future is not None and not future.done():
+                future.set_exception(WorkerDied(f"worker {worker.process.pid} died"))
+            if self._idle is not None:
+                self._idle.put_nowait(self._spawn())
+            return
+        if future is not None and not future.done():
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        assert self._idle is not None
+        self._idle.put_nowait(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.remove_reader(worker.conn.fileno())
+        worker.conn.close()
+        self._workers.remove(worker)
+
+    def close(self) -> None:
+        """Stop taking jobs; each worker exits once its current job is done."""
+        for worker in list(self._workers):
+            self._retire(worker)
+            if worker.future is not None and not worker.future.done():
+                worker.future.cancel()
+        self._idle = None
 
 
 def _context() -> Any:
@@ -94,7 +206,7 @@ class Workers:
         if boards:
             ctx = _context()
             for lane in self.lanes.values():
-                lane.executor = ProcessPoolExecutor(lane.processes, mp_context=ctx)
+                lane.executor = ProcessPool(lane.processes, ctx)
 
     def lane(self, name: str) -> Lane:
         return self.lanes[name]
@@ -112,7 +224,7 @@ class Workers:
     def close(self) -> None:
         for lane in self.lanes.values():
             if lane.executor is not None:
-                lane.executor.shutdown(wait=False, cancel_futures=True)
+                lane.executor.close()
                 lane.executor = None
 
 

@@ -53,6 +53,7 @@ def N_(msgid: str) -> str:  # noqa: N802 - the conventional gettext marker name
     return msgid
 
 
+@lru_cache(maxsize=256)  # a few locales, asked for on every text
 def _language(locale: object) -> str:
     """'ja' from 'ja', 'ja-JP', discord.Locale.japanese, ...; '' for none."""
     if locale is None:

@@ -22,3 +22,20 @@ def describe_all(
     engine: Engine, state: Any, seat: int, moves: list[str], locale: object = None
 ) -> dict[str, str]:
     return {move: describe(engine, state, seat, move, locale) for move in moves}
+
+
+class Labels(dict[str, str]):
+    """The labels of moves in one position, each described when first asked for: a board
+    that groups its moves (more than a select holds) shows none of them."""
+
+    def __init__(self, engine: Engine, state: Any, seat: int, locale: object = None) -> None:
+        super().__init__()
+        self._position = engine, state, seat, locale
+
+    def __missing__(self, move: str) -> str:
+        engine, state, seat, locale = self._position
+        label = self[move] = describe(engine, state, seat, move, locale)
+        return label
+
+    def get(self, move: str, default: Any = None) -> str:  # type: ignore[override]
+        return self[move]

@@ -11,6 +11,7 @@ select of its moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -34,6 +35,7 @@ def natural(moves: Sequence[str]) -> list[str]:
     return sorted(moves, key=natural_key)
 
 
+@lru_cache(maxsize=8192)  # the same moves come back board after board
 def group_of(game: str, move: str, locale: object = None) -> tuple[str, str]:
     """(key, label) of the group `move` belongs to when a select must be split."""
     return presentation(game).group_of(move, locale)

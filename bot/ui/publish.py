@@ -33,7 +33,7 @@ from bot.ui.board import board_text, game_over_text, is_private_pick, players_li
 from bot.ui.components import PickButton, view_of
 from bot.ui.drawing import draw, picture_words
 from bot.ui.errors import missing_permission_text
-from bot.ui.labels import describe_all
+from bot.ui.labels import Labels
 from bot.ui.locales import channel_locale, ensure_language
 from bot.ui.moves import board_items
 
@@ -347,7 +347,7 @@ class Publisher:
             return [PickButton(table.id, table.ply, label=t(locale, "Pick privately"))]
         seat = seats[0]
         moves = self.service.legal_moves_for(table, table.seats[seat].user_id)
-        labels = describe_all(table.engine, table.state, seat, moves, locale)
+        labels = Labels(table.engine, table.state, seat, locale)
         return board_items(table.game, table.id, table.ply, moves, labels, locale)
 
     # -- 6 nimmt! picks ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,9 +43,9 @@ BOT_USER = user(BOT_USER_ID, "Tabletop", bot=True)
 PLAYER = user(PLAYER_ID, "Ada")
 
 
-def channel_id_of(guild_id: int) -> int:
-    """Each fake server has one text channel, numbered right after it."""
-    return guild_id + 1
+def channel_id_of(guild_id: int, index: int = 0) -> int:
+    """A fake server's text channels are numbered right after it (one by default)."""
+    return guild_id + 1 + index
 
 
 @dataclass
@@ -55,6 +56,8 @@ class Call:
     path: str  # below /api/v10, e.g. "/users/@me"
     json: Any
     token: str | None  # the bot token it carried ("Bot <token>"), None for webhook calls
+    files: list[tuple[str, int]] = field(default_factory=list)  # attachments: (name, bytes)
+    at: float = 0.0  # time.perf_counter() once the request was read
 
 
 @dataclass
@@ -67,10 +70,26 @@ class Shard:
     sequence: itertools.count = field(default_factory=lambda: itertools.count(1))
 
 
+# Rate-limit headers as Discord sends them, never close to the limit (discord.py reads them
+# on every answer; a bench must not be throttled by a fake limit).
+RATE_LIMIT_HEADERS = {"X-RateLimit-Limit": "50", "X-RateLimit-Remaining": "49",
+                      "X-RateLimit-Reset-After": "1.0", "X-RateLimit-Bucket": "fake"}
+
+
 class FakeDiscord:
-    def __init__(self, guild_ids: list[int], *, shard_count: int) -> None:
+    """`channels_per_guild` text channels in each server; `record=False` keeps no list of
+    calls (long benchmarks), `on_call(call, answer)` sees each answered REST call."""
+
+    def __init__(self, guild_ids: list[int], *, shard_count: int, channels_per_guild: int = 1,
+                 record: bool = True,
+                 on_call: Callable[[Call, Any], None] | None = None) -> None:
         self.guild_ids = guild_ids
         self.shard_count = shard_count
+        self.channels_per_guild = channels_per_guild
+        self.record = record
+        self.on_call = on_call
+        self._channels = {channel_id_of(g, i): g for g in guild_ids
+                          for i in range(channels_per_guild)}  # channel id -> its server
         self.calls: list[Call] = []
         self.identifies: list[dict[str, Any]] = []
         self.shards: list[Shard] = []
@@ -116,7 +135,8 @@ class FakeDiscord:
 
     def shard(self, shard_id: int) -> Shard:
         for shard in self.shards:
-            if shard.shard is not None and shard.shard[0] == shard_id and not shard.socket.closed:
+            number = 0 if shard.shard is None else shard.shard[0]  # unsharded: all of shard 0
+            if number == shard_id and not shard.socket.closed:
                 return shard
         raise LookupError(f"no open gateway connection for shard {shard_id}")
 
@@ -125,26 +145,36 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body: Any = None
+        files: list[tuple[str, int]] = []
         if request.content_type == "application/json":
             body = await request.json()
         elif request.content_type.startswith("multipart/"):
-            form = await request.post()
-            body = json.loads(str(form.get("payload_json", "null")))
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                if part.name == "payload_json":
+                    body = json.loads(await part.read())  # type: ignore[union-attr]
+                else:  # a file: only its size is kept
+                    data = await part.read()  # type: ignore[union-attr]
+                    files.append((part.filename or "", len(data)))  # type: ignore[union-attr]
         auth = request.headers.get("Authorization", "")
         token = auth.removeprefix("Bot ") if auth.startswith("Bot ") else None
-        self.calls.append(Call(request.method, path, body, token))
+        call = Call(request.method, path, body, token, files, time.perf_counter())
+        if self.record:
+            self.calls.append(call)
         answer = self._answer(request.method, path.split("/")[1:], body)
         if answer is None:
             self.errors.append(f"no fake route for {request.method} {path}")
             return self._json({"message": f"fake Discord: no route {request.method} {path}",
                                "code": 0}, status=400)
+        if self.on_call is not None:
+            self.on_call(call, answer)
         return self._json(answer)
 
     @staticmethod
     def _json(payload: Any, status: int = 200) -> web.Response:
         # Exactly "application/json": with "; charset=utf-8" discord.py reads text.
         return web.Response(body=json.dumps(payload).encode(), status=status,
-                            headers={"Content-Type": "application/json"})
+                            headers={"Content-Type": "application/json", **RATE_LIMIT_HEADERS})
 
     def _answer(self, method: str, parts: list[str], body: Any) -> Any:
         match method, parts:
@@ -184,9 +214,7 @@ class FakeDiscord:
                 return {key: value for key, value in guild(int(guild_id)).items()
                         if key not in ("channels", "members", "threads", "presences")}
             case "GET", ["channels", channel_id]:
-                return self._dms.get(int(channel_id)) or next(
-                    (channel_payload(g) for g in self.guild_ids
-                     if channel_id_of(g) == int(channel_id)), None)
+                return self._dms.get(int(channel_id)) or self.channel(int(channel_id))
             case "POST", ["users", "@me", "channels"]:
                 dm = {"id": str(next(self._ids)), "type": 1, "last_message_id": None,
                       "recipients": [user(int(body["recipient_id"]), "Ada")]}
@@ -201,6 +229,11 @@ class FakeDiscord:
             case "PATCH", ["channels", _, "messages", message_id]:
                 return self._edit(int(message_id), body)
         return None
+
+    def channel(self, channel_id: int) -> dict[str, Any] | None:
+        """A server's text channel as Discord describes it (None: not a server channel)."""
+        guild_id = self._channels.get(channel_id)
+        return None if guild_id is None else channel_payload(guild_id, channel_id - guild_id - 1)
 
     def _edit(self, message_id: int, body: dict[str, Any]) -> dict[str, Any] | None:
         if message_id not in self.messages:
@@ -268,7 +301,7 @@ class FakeDiscord:
             "shard": shard_data, "application": {"id": str(APPLICATION_ID), "flags": 0},
         })
         for guild_id in guilds:
-            await self.dispatch(shard, "GUILD_CREATE", guild(guild_id))
+            await self.dispatch(shard, "GUILD_CREATE", guild(guild_id, self.channels_per_guild))
 
     async def dispatch(self, shard: Shard, event: str, data: dict[str, Any]) -> None:
         await shard.send({"op": 0, "t": event, "s": next(shard.sequence), "d": data})
@@ -283,20 +316,24 @@ class FakeDiscord:
         return await self._interact(shard_id, 2, data, channel_payload(guild_id), guild_id)
 
     async def click(self, shard_id: int, message: dict[str, Any], custom_id: str,
-                    values: list[str] | None = None, guild_id: int | None = None) -> str:
-        """A player presses a button (or picks `values` in a select) of a posted message:
-        in a guild's channel, or in a direct message when `guild_id` is None."""
-        channel = self._dms[int(message["channel_id"])] if guild_id is None else \
-            channel_payload(guild_id)
+                    values: list[str] | None = None, guild_id: int | None = None,
+                    who: dict[str, Any] = PLAYER, token: str | None = None) -> str:
+        """A player (`who`) presses a button (or picks `values` in a select) of a posted
+        message: in a guild's channel, or in a direct message when `guild_id` is None.
+        `token`: the interaction's token (default: a new one), returned."""
+        channel_id = int(message["channel_id"])
+        channel = self._dms[channel_id] if guild_id is None else \
+            self.channel(channel_id) or channel_payload(guild_id)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
         if values is not None:
             data.update(component_type=3, values=values)
-        return await self._interact(shard_id, 3, data, channel, guild_id, message)
+        return await self._interact(shard_id, 3, data, channel, guild_id, message, who, token)
 
     async def _interact(self, shard_id: int, kind: int, data: dict[str, Any],
                         channel: dict[str, Any], guild_id: int | None,
-                        message: dict[str, Any] | None = None) -> str:
-        interaction_id, token = next(self._ids), f"token-{next(self._ids)}"
+                        message: dict[str, Any] | None = None,
+                        who: dict[str, Any] = PLAYER, token: str | None = None) -> str:
+        interaction_id, token = next(self._ids), token or f"token-{next(self._ids)}"
         self._interactions[token] = int(channel["id"])
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
@@ -306,10 +343,10 @@ class FakeDiscord:
             "context": 0 if guild_id is not None else 1, "attachment_size_limit": 26214400,
         }
         if guild_id is None:
-            payload["user"] = PLAYER
+            payload["user"] = who
         else:
             payload.update(guild_id=str(guild_id), guild_locale="en-US",
-                           member={**member(PLAYER), "permissions": ALL_PERMISSIONS})
+                           member={**member(who), "permissions": ALL_PERMISSIONS})
         if message is not None:
             payload["message"] = message
             self._originals[token] = int(message["id"])
@@ -323,16 +360,17 @@ def member(who: dict[str, Any]) -> dict[str, Any]:
             "premium_since": None, "communication_disabled_until": None}
 
 
-def channel_payload(guild_id: int) -> dict[str, Any]:
-    return {"id": str(channel_id_of(guild_id)), "type": 0, "guild_id": str(guild_id),
-            "name": "games", "position": 0, "permission_overwrites": [], "parent_id": None,
+def channel_payload(guild_id: int, index: int = 0) -> dict[str, Any]:
+    return {"id": str(channel_id_of(guild_id, index)), "type": 0, "guild_id": str(guild_id),
+            "name": f"games-{index}" if index else "games", "position": index,
+            "permission_overwrites": [], "parent_id": None,
             "topic": None, "rate_limit_per_user": 0, "last_message_id": None, "nsfw": False}
 
 
 LOCALES: dict[int, str] = {}  # guild id -> Discord's server locale (default en-US)
 
 
-def guild(guild_id: int) -> dict[str, Any]:
+def guild(guild_id: int, channels: int = 1) -> dict[str, Any]:
     everyone = {"id": str(guild_id), "name": "@everyone", "permissions": ALL_PERMISSIONS,
                 "position": 0, "color": 0, "hoist": False, "managed": False,
                 "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}
@@ -347,7 +385,7 @@ def guild(guild_id: int) -> dict[str, Any]:
         "public_updates_channel_id": None, "vanity_url_code": None, "application_id": None,
         "features": [], "emojis": [], "stickers": [], "roles": [everyone],
         "member_count": 2, "large": False, "unavailable": False, "joined_at": TIMESTAMP,
-        "channels": [channel_payload(guild_id)], "threads": [],
+        "channels": [channel_payload(guild_id, i) for i in range(channels)], "threads": [],
         "members": [member(BOT_USER), member(PLAYER)], "presences": [], "voice_states": [],
         "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
         "nsfw_level": 0, "premium_progress_bar_enabled": False,

@@ -1,0 +1,74 @@
+"""`python -m bot` as bench/load.py runs it: the bot of whatever tree is first on PYTHONPATH
+(this checkout, or an older one to compare with), plus two measurements taken inside it:
+
+- BENCH_LAG_FILE: the event loop's lag (how late a 10 ms sleep wakes up), appended once a
+  second as lines "<time.monotonic()> <lag ms>" (the monotonic clock is the machine's, so
+  the bench can cut the samples by phase);
+- BENCH_PROFILE: a cProfile of the bot process's main thread, in CPU time (time spent waiting
+  is left out), written there when the bot stops (SIGTERM).
+
+Arguments are `python -m bot`'s."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import cProfile
+import os
+import sys
+import time
+from typing import Any
+
+LAG_PERIOD = 0.01  # seconds
+
+
+async def sample_lag(path: str) -> None:
+    lines: list[str] = []
+    flushed = time.monotonic()
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(LAG_PERIOD)
+        late = max(0.0, time.perf_counter() - start - LAG_PERIOD) * 1000
+        lines.append(f"{time.monotonic():.4f} {late:.2f}\n")
+        if time.monotonic() - flushed >= 1.0:
+            with open(path, "a", encoding="ascii") as file:
+                file.writelines(lines)
+            lines.clear()
+            flushed = time.monotonic()
+
+
+def main() -> int:
+    # Not this folder (its engines.py would shadow the engines package): the tree under test.
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    import bot.__main__ as entry
+
+    print(f"bench: bot code from {os.path.dirname(entry.__file__)}", file=sys.stderr, flush=True)
+    serve = entry.serve
+    lag_file = os.environ.get("BENCH_LAG_FILE")
+
+    async def measured_serve(bot: Any, token: str) -> None:
+        sampler = asyncio.create_task(sample_lag(lag_file)) if lag_file else None
+        try:
+            await serve(bot, token)
+        finally:
+            if sampler is not None:
+                sampler.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sampler
+
+    entry.serve = measured_serve
+    profile_path = os.environ.get("BENCH_PROFILE")
+    if not profile_path:
+        return entry.main(sys.argv[1:])
+    profile = cProfile.Profile(time.thread_time)
+    profile.enable()
+    try:
+        return entry.main(sys.argv[1:])
+    finally:
+        profile.disable()
+        profile.dump_stats(profile_path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""The worker processes that draw pictures and think for computer players (bot/workers.py):
+a job's error reaches the caller, and a worker that dies (killed, out of memory) costs its
+own job only: a new process takes its place for the next ones."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from bot.workers import WorkerDied, Workers
+
+
+async def test_a_job_s_answer_and_error_come_back_from_the_worker_process() -> None:
+    pools = Workers(processes=1)
+    try:
+        lane = pools.lane("boards")
+        assert await lane.run(os.getpid) != os.getpid()  # another process
+        assert await lane.run(divmod, 17, 5) == (3, 2)
+        with pytest.raises(ValueError, match="invalid literal"):
+            await lane.run(int, "seven")
+        assert await lane.run(max, [3, 9, 4]) == 9  # the worker survived the error
+    finally:
+        pools.close()
+
+
+async def test_a_killed_worker_fails_its_job_and_is_replaced() -> None:
+    pools = Workers(processes=1)
+    try:
+        lane = pools.lane("boards")
+        first = await lane.run(os.getpid)
+        stuck = asyncio.create_task(lane.run(time.sleep, 30))
+        await asyncio.sleep(0.2)  # the job has reached the worker
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            await asyncio.wait_for(stuck, 10)
+        second = await asyncio.wait_for(lane.run(os.getpid), 20)
+        assert second not in (first, os.getpid())
+    finally:
+        pools.close()
