@@ -112,6 +112,8 @@ async def measured(name: str, load: Awaitable[tuple[Figures, float]],
     await asyncio.sleep(1.2)  # the bots write their lag samples once a second
     phase.lag = [lag for bot in bots for lag in bot.lag_since(began, began + seconds)]
     log(f"  {name}: {json.dumps(phase.summary())}")
+    if figures.refusals:
+        log(f"  {name}, lost actions: {dict(figures.refusals.most_common(5))}")
     return phase
 
 
@@ -161,8 +163,10 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[
                        on_call=lambda call, answer: players.on_call(call, answer))
     players = Players(fake, tables, args.seed)
     url = await fake.start()
-    with tempfile.TemporaryDirectory() as folder:
-        bots = await start_bots(tree, url, database, args.processes, Path(folder), args.profile)
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(args.logs) / tree.name if args.logs else Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        bots = await start_bots(tree, url, database, args.processes, folder, args.profile)
         try:
             began = time.perf_counter()
             while players.posted < len(tables):  # the first boards, posted by the bots
@@ -303,6 +307,8 @@ def parse_args() -> argparse.Namespace:
                         help="first run the bot code of this checkout, and print ratios")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile each bot process into bench-profile-<shard>.prof")
+    parser.add_argument("--logs", metavar="DIR",
+                        help="keep the bots' output in DIR/<tree>/bot<shard>.log")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args()
 

@@ -22,6 +22,7 @@ import re
 import signal
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,7 @@ class Figures:
     board: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)  # board pictures' bytes
     lost: int = 0  # actions refused, or whose board never came
+    refusals: Counter[str] = field(default_factory=Counter)  # what the bots said, how often
 
 
 def guild_ids(tables: int) -> list[int]:
@@ -175,6 +177,7 @@ class Players:
         if not item.group or not menus:
             del self.pending[table_id]
             self.figures.lost += 1
+            self.figures.refusals[message.get("content", "")[:70]] += 1
             self._make_ready(table_id)
             self.changed.set()
             return
@@ -274,6 +277,7 @@ class Players:
             if now - item.sent > LOST_AFTER_S:
                 del self.pending[table_id]
                 self.figures.lost += 1
+                self.figures.refusals["(no board within 30 s)"] += 1
                 self._make_ready(table_id)
 
     # -- loads -------------------------------------------------------------------------------
