@@ -64,6 +64,13 @@ class Unavailable(Exception):
     nothing was changed. `cause` is the driver's own exception."""
 
 
+def not_durable(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
+    """Mark a write whose loss in a power cut costs nothing visible (a board marked posted is
+    posted again): SQLite commits it without waiting for the disk."""
+    unit.durable = False  # type: ignore[attr-defined]
+    return unit
+
+
 def read_only(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
     """Mark a unit that only reads: SQLite runs it without taking the write lock, so in WAL
     mode it answers at once even while another connection holds the database locked."""

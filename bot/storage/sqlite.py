@@ -35,10 +35,19 @@ def _params(values: Any) -> tuple[Any, ...]:
     return tuple(_param(v) for v in values)
 
 
-def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False) -> T:
+def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False,
+           durable: bool = True) -> T:
     """Run a unit as one IMMEDIATE transaction (the write lock is taken up front, so two
     processes never deadlock upgrading a read lock); a read-only unit takes no write lock
-    (WAL readers never wait for a writer)."""
+    (WAL readers never wait for a writer); a unit that need not be durable commits without
+    flushing the log to disk (the next durable commit flushes it too)."""
+    if not durable:
+        (level,) = conn.execute("PRAGMA synchronous").fetchone()
+        conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            return _drive(conn, unit, reads_only)
+        finally:
+            conn.execute(f"PRAGMA synchronous={int(level)}")
     conn.execute("BEGIN" if reads_only else "BEGIN IMMEDIATE")
     try:
         reply: Any = None
@@ -81,8 +90,10 @@ class SqliteDriver:
     async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
         generator = unit(*args)
         reads_only = bool(getattr(unit, "read_only", False))
+        durable = bool(getattr(unit, "durable", True))
         try:
-            return await self._db._execute(_drive, self._db._conn, generator, reads_only)
+            return await self._db._execute(_drive, self._db._conn, generator, reads_only,
+                                           durable)
         except sqlite3.OperationalError as err:  # locked, disk full, read-only, I/O error
             raise Unavailable(str(err)) from err
         except sqlite3.DatabaseError as err:

@@ -151,6 +151,19 @@ async def test_mark_posted_never_goes_back(opener: Opener) -> None:
     assert (row.posted_ply, row.message_id) == (6, 555)
 
 
+async def test_a_board_marked_posted_leaves_later_moves_flushed_to_disk(
+    sqlite_opener: Opener,
+) -> None:
+    """Marking a board posted skips the disk flush (lost in a power cut, the board is only
+    posted again); every other write still waits for the disk (synchronous=FULL)."""
+    repo = await sqlite_opener()
+    table = await lobby(repo)
+    await repo.mark_posted(table, 5, 555)
+    level = await repo.driver.call(lambda conn: conn.execute("PRAGMA synchronous").fetchone())
+    assert level == (2,)  # FULL
+    assert (await repo.get_table(table)).posted_ply == 5
+
+
 async def test_timer_claims_never_overlap_and_lapse_after_a_crash(opener: Opener) -> None:
     repo, other = await opener(), await opener(same=True)
     ids = []
