@@ -13,7 +13,8 @@ first board, then measures (bench/wire.py):
 - steady: actions arrive at `--rate` per second on random tables (one action in flight per
   table), like players who each take a few seconds to think;
 - burst: every table acts at the same instant: how long until every board is posted;
-- saturation: actions offered faster than the bots can take them: the moves they sustain;
+- saturation: actions offered faster than the bots can take them (at most
+  `--saturation-in-flight` waiting at once): the moves they sustain;
 - service: the table service alone in this process (no Discord, no pictures): CPU per move.
 For every action: the time from the interaction being sent to the bot's answer (its
 interaction callback) and to the board (the new board posted, or the pick board edited);
@@ -181,7 +182,8 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[
                                          bots),
                 "burst": await measured("burst", players.burst(), bots),
                 "saturation": await measured("saturation", players.steady(
-                    args.saturation_actions, args.saturation_rate), bots),
+                    args.saturation_actions, args.saturation_rate, args.saturation_in_flight),
+                    bots),
             }
         finally:
             await stop_bots(bots)
@@ -302,6 +304,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=60.0, help="steady moves per second")
     parser.add_argument("--saturation-rate", type=float, default=400.0)
     parser.add_argument("--saturation-actions", type=int, default=3000)
+    parser.add_argument("--saturation-in-flight", type=int, default=200,
+                        help="at most this many actions waiting for their board")
     parser.add_argument("--service-moves", type=int, default=2000)
     parser.add_argument("--baseline", metavar="TREE",
                         help="first run the bot code of this checkout, and print ratios")

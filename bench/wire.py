@@ -36,7 +36,7 @@ TABLES_PER_GUILD = 40  # under the default cap of open tables per server (50)
 FIRST_GUILD = 3000  # servers' ids are (FIRST_GUILD + n) << 22 | 5: spread over the shards
 FIRST_USER = 2_000_000_000_000_000_000
 MENTION = re.compile(r"<@(\d+)>")
-LOST_AFTER_S = 30.0
+LOST_AFTER_S = 120.0  # a board later than this is counted lost (the table acts again)
 EPHEMERAL = 1 << 6
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -277,18 +277,24 @@ class Players:
             if now - item.sent > LOST_AFTER_S:
                 del self.pending[table_id]
                 self.figures.lost += 1
-                self.figures.refusals["(no board within 30 s)"] += 1
+                self.figures.refusals[f"(no board within {LOST_AFTER_S:.0f} s)"] += 1
                 self._make_ready(table_id)
 
     # -- loads -------------------------------------------------------------------------------
 
-    async def steady(self, actions: int, rate: float) -> tuple[Figures, float]:
-        """Actions at `rate` per second (Poisson arrivals) on random idle tables."""
+    async def steady(self, actions: int, rate: float,
+                     in_flight: int | None = None) -> tuple[Figures, float]:
+        """Actions at `rate` per second (Poisson arrivals) on random idle tables; with
+        `in_flight`, never more than that many waiting for their board."""
         self.figures = Figures()
         started = time.perf_counter()
         sent, due = 0, started
         while sent < actions:
             self.expire()
+            if in_flight is not None and len(self.pending) >= in_flight:
+                await self._changes(0.5)
+                due = time.perf_counter()
+                continue
             table_id = self.take_ready()
             while table_id is not None and not await self.start(table_id):
                 table_id = self.take_ready()
@@ -309,15 +315,19 @@ class Players:
     async def _drain(self, started: float) -> tuple[Figures, float]:
         last = started
         while self.pending:
-            self.changed.clear()
-            with_timeout = asyncio.wait_for(self.changed.wait(), 0.5)
-            try:
-                await with_timeout
+            if await self._changes(0.5):
                 last = time.perf_counter()
-            except TimeoutError:
-                pass
             self.expire()
         return self.figures, max(last, started) - started
+
+    async def _changes(self, timeout: float) -> bool:
+        """Wait until a board comes (True) or `timeout` seconds pass (False)."""
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
 
 # -- the bot processes -----------------------------------------------------------------------
