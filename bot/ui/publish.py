@@ -83,6 +83,7 @@ class Publisher:
         self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._dm_closed: dict[int, set[int]] = {}
         self._latest: dict[int, Table] = {}  # the newest committed Table seen, per table
+        self._texts: dict[int, tuple[int, str]] = {}  # table -> (its board message, text)
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
@@ -273,15 +274,23 @@ class Publisher:
         late = self._outage_note(table.id, locale)
         if late:
             notes.insert(0, late)
-        if send_hands and is_private_pick(table):
-            await self.send_hands(table, locale)
+        drawing = None
+        if self.can(channel, "attach_files"):  # drawn while the hands go out
+            drawing = asyncio.ensure_future(self._render(table, events, locale))
+        try:
+            if send_hands and is_private_pick(table):
+                await self.send_hands(table, locale)
+        except BaseException:
+            if drawing is not None:
+                drawing.cancel()
+            raise
         notes.extend(self._dm_notes(table, locale))
         file = None
-        if not self.can(channel, "attach_files"):
+        if drawing is None:
             notes.append(missing_permission_text(locale, "attach_files", channel.mention) + " " +
                          t(locale, "Until then the board is only described in words."))
         else:
-            file = await self._render(table, events, locale)
+            file = await drawing
             if file is None:
                 notes.append(t(locale, "(The picture could not be drawn this time.)"))
         if table.status == "finished":
@@ -309,9 +318,11 @@ class Publisher:
         metrics.board_posted(time.monotonic() - started)
         await self.service.mark_posted(table.id, table.ply, message.id)
         self._posted(table, table.ply, message.id)
+        self._texts[table.id] = (message.id, content)
         if table.status == "finished":
             self._dm_closed.pop(table.id, None)
             self._locks.pop(table.id, None)
+            self._texts.pop(table.id, None)
         return True
 
     @staticmethod
@@ -396,8 +407,16 @@ class Publisher:
         fresh = board_text(table, [], locale, [*extra, *self._dm_notes(table, locale)])
         marker = players_line(table, locale)
         try:
-            message = await channel.fetch_message(table.message_id)
-            before, found, _ = message.content.partition("\n" + marker)
+            # The text above the players line never changes once posted: known since then
+            # (whoever edits below it), else read back from Discord.
+            known = self._texts.get(table.id)
+            if known is not None and known[0] == table.message_id and \
+                    hasattr(channel, "get_partial_message"):
+                message, posted = channel.get_partial_message(table.message_id), known[1]
+            else:
+                message = await channel.fetch_message(table.message_id)
+                posted = message.content
+            before, found, _ = posted.partition("\n" + marker)
             after = fresh.partition("\n" + marker)
             content = before + found + after[2] if found and after[1] else fresh
             await message.edit(content=content[:2000], allowed_mentions=NO_MENTIONS)
