@@ -14,7 +14,7 @@ from bot.tables import TableError, TableService
 from bot.tables.errors import reason_params
 from bot.ui.errors import table_error_text
 from engines import IllegalMove, OptionError, get_engine
-from engines.base import Word
+from engines.explained import Word
 from engines.six_nimmt import _side_message
 from tests.bot.backends import Opener
 from tests.bot.conftest import World, open_and_start
