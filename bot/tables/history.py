@@ -14,10 +14,12 @@ being played: its log holds the deals).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bot import workers
+from bot.i18n import t
 from bot.storage import Repository
 from bot.storage.history import FinishedTable, HistoryPlayer, finished_tables
 from bot.tables.errors import TableError
@@ -62,16 +64,22 @@ async def _shown_table(service: TableService, table_id: int, guild_id: int | Non
     return table
 
 
+def _drawn_replay(locale: str | None, *args: Any, **options: Any) -> replay.Replay:
+    """`build_replay` with the pictures' words in `locale`'s language (in a worker)."""
+    return replay.build_replay(*args, gettext=functools.partial(t, locale), **options)
+
+
 async def replay_file(
-    service: TableService, table_id: int, guild_id: int | None = None, **options: Any
+    service: TableService, table_id: int, guild_id: int | None = None,
+    locale: str | None = None, **options: Any,
 ) -> ExportFile:
     """The animated replay of a started table (running ones too: only public views are
-    drawn). `options` go to `renderers.replay.build_replay` (frame_ms, final_hold_ms,
-    max_bytes)."""
+    drawn), its words in `locale`'s language. `options` go to
+    `renderers.replay.build_replay` (frame_ms, final_hold_ms, max_bytes)."""
     table = await _shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
     made = await workers.run(
-        "background", replay.build_replay, table.game, table.options, len(table.seats),
+        "background", _drawn_replay, locale, table.game, table.options, len(table.seats),
         list(table.log), outcome=table.outcome, **options,
     )
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",

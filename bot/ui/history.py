@@ -117,9 +117,11 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
         await refuse_privately(interaction, err)
         return
     await defer_publicly(interaction)
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)
     try:
         file = await replay_file(bot.service, table_id, interaction.guild_id,
-                                 frame_ms=frame_ms(frames))
+                                 locale=getattr(loc, "value", loc), frame_ms=frame_ms(frames))
     except Busy:
         await interaction.followup.send(t(
             interaction.locale, "Sorry, many replays are being drawn right now. Please try "
@@ -128,8 +130,6 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await refuse_privately(interaction, err)
         return
-    await ensure_language(bot, interaction.guild_id)
-    loc = interaction_channel_locale(interaction)
     text = t(loc, "Replay of table {table} ({frames} pictures).", table=table_id,
              frames=file.frames)
     await interaction.followup.send(

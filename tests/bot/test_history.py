@@ -182,3 +182,14 @@ async def test_files_for_the_discord_layer(service: TableService, played: list[T
     # A running table may be replayed too: public views only.
     live = await replay_file(service, running.id, GUILD)
     assert live.data[:6] == b"GIF89a" and live.frames >= 1
+
+
+async def test_a_replay_is_drawn_in_the_readers_language(
+    service: TableService, played: list[Table]
+) -> None:
+    resigned = played[3]
+    english = await replay_file(service, resigned.id, GUILD, locale="en-US", frame_ms=600)
+    japanese = await replay_file(service, resigned.id, GUILD, locale="ja", frame_ms=600)
+    assert japanese.frames == english.frames
+    # The same boards, but the words drawn on them (standings, labels) are Japanese.
+    assert japanese.data != english.data
