@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import GroupCog
 from bot.games import presentation
 from bot.i18n import N_
 from bot.ui.faults import cooldown
@@ -96,17 +96,6 @@ def play_group(bot: TableBot) -> app_commands.Group:
     return group
 
 
-class PlayCog(commands.Cog):
+class PlayCog(GroupCog):
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.group = play_group(bot)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(PlayCog(bot))
+        super().__init__(bot, play_group(bot))

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import GroupCog
 from bot.i18n import N_
 from bot.tables.computers import LEVELS
 from bot.tournaments.pairing import FORMATS
@@ -134,13 +134,6 @@ def tournament_group(bot: TableBot) -> app_commands.Group:
     return group
 
 
-class TournamentCog(commands.Cog):
+class TournamentCog(GroupCog):
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.group = tournament_group(bot)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
+        super().__init__(bot, tournament_group(bot))
