@@ -11,23 +11,28 @@ from bot.cogs.base import BotCog, slash
 from bot.i18n import N_
 from bot.ui import settings as ui
 
+# Option help: the defaults of the server's tables, then who may do what.
+DEFAULTS_HELP = {
+    "deadline": N_("Default time per move"),
+    "absence": N_("What happens when a player keeps missing turns"),
+    "max_misses": N_("Missed turns in a row before that happens"),
+    "channel": N_("Play each table in a new thread, or in the channel itself"),
+    "language": N_("Language of the bot's messages in channels"),
+    "max_tables": N_("Most tables open at once on this server (default 50)"),
+    "lobby_minutes": N_("Minutes a lobby waits to be started before it closes (default 30)"),
+    "season": N_("Leaderboard seasons; the season's end is posted in this channel"),
+}
+ROLE_HELP = {
+    "cancel_role": N_("A role whose members may cancel any table"),
+    "clear_cancel_role": N_("Remove the cancel role"),
+    "organiser_role": N_("A role whose members may run tournaments"),
+    "clear_organiser_role": N_("Remove the organiser role"),
+}
+
 
 class SettingsCog(BotCog):
-    @slash(
-        "settings", N_("Show or change this server's settings for game tables"),
-        deadline=N_("Default time per move"),
-        absence=N_("What happens when a player keeps missing turns"),
-        max_misses=N_("Missed turns in a row before that happens"),
-        channel=N_("Play each table in a new thread, or in the channel itself"),
-        language=N_("Language of the bot's messages in channels"),
-        cancel_role=N_("A role whose members may cancel any table"),
-        clear_cancel_role=N_("Remove the cancel role"),
-        max_tables=N_("Most tables open at once on this server (default 50)"),
-        lobby_minutes=N_("Minutes a lobby waits to be started before it closes (default 30)"),
-        organiser_role=N_("A role whose members may run tournaments"),
-        clear_organiser_role=N_("Remove the organiser role"),
-        season=N_("Leaderboard seasons; the season's end is posted in this channel"),
-    )
+    @slash("settings", N_("Show or change this server's settings for game tables"),
+           **DEFAULTS_HELP, **ROLE_HELP)
     @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
                           channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES,
                           season=ui.SEASON_CHOICES)
