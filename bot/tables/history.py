@@ -53,7 +53,9 @@ async def recent_games(
     return await finished_tables(_repository(source), guild_id, user_id, limit)
 
 
-async def _shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+async def shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+    """A table with a game to show (replay, export, review): of `guild_id` (any guild when
+    None) and started. TableError `not_found` or `not_running` otherwise."""
     table = await service.get(table_id)
     if guild_id is not None and table.guild_id != guild_id:
         raise TableError("not_found", table_id=table_id)
@@ -68,7 +70,7 @@ async def replay_file(
     """The animated replay of a started table (running ones too: only public views are
     drawn). `options` go to `renderers.replay.build_replay` (frame_ms, final_hold_ms,
     max_bytes)."""
-    table = await _shown_table(service, table_id, guild_id)
+    table = await shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
     made = await workers.run(
         "background", replay.build_replay, table.game, table.options, len(table.seats),
@@ -82,7 +84,7 @@ async def export_file(
     service: TableService, table_id: int, guild_id: int | None = None
 ) -> ExportFile:
     """The JSON export of a finished (or cancelled after starting) table."""
-    table = await _shown_table(service, table_id, guild_id)
+    table = await shown_table(service, table_id, guild_id)
     if not exportable(table):
         raise TableError("not_allowed")
     return ExportFile(to_json_bytes(export_table(table)), f"table-{table.id}-{table.game}.json")
@@ -90,5 +92,5 @@ async def export_file(
 
 __all__ = [
     "DISCORD_UPLOAD_LIMIT", "REPLAY_MAX_BYTES", "ExportFile", "FinishedTable", "HistoryPlayer",
-    "export_file", "recent_games", "replay_file",
+    "export_file", "recent_games", "replay_file", "shown_table",
 ]
