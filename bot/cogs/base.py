@@ -3,9 +3,12 @@ and cogs whose commands are a group built when the bot starts (one subcommand pe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
@@ -30,6 +33,32 @@ def slash(
         return app_commands.command(name=name, description=locale_str(description))(callback)
 
     return declare
+
+
+@dataclass(frozen=True)
+class SlashOption:
+    """An option of a command built at start-up (/play <game>: the game's own options)."""
+
+    name: str
+    annotation: Any  # as in a callback's signature: bool, str | None, a Range, a Literal
+    help: str  # message id
+    default: Any = inspect.Parameter.empty  # empty: the option is required
+
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def with_options(callback: Callback, name: str, options: Sequence[SlashOption]) -> Callback:
+    """`callback(interaction, **values)` given a signature that lists `options`, from which
+    discord.py reads the command's options, and their translated help."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [inspect.Parameter("interaction", kind, annotation=discord.Interaction)]
+    params += [inspect.Parameter(option.name, kind, default=option.default,
+                                 annotation=option.annotation) for option in options]
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = name
+    return app_commands.describe(
+        **{option.name: locale_str(option.help) for option in options})(callback)
 
 
 class BotCog(commands.Cog):

@@ -37,7 +37,6 @@ class ExportFile:
     data: bytes
     filename: str
     frames: int = 0  # replays: frames in the animation
-    duration_ms: int = 0  # replays: one loop
 
 
 def _repository(source: TableService | Repository) -> Repository:
@@ -77,7 +76,7 @@ async def replay_file(
         list(table.log), outcome=table.outcome, **options,
     )
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
-                      made.frames, made.duration_ms)
+                      made.frames)
 
 
 async def export_file(
