@@ -84,10 +84,6 @@ class Replay:
     def frames(self) -> int:
         return len(self.kept)
 
-    @property
-    def duration_ms(self) -> int:
-        return sum(self.durations)
-
 
 # --- the frames' data -----------------------------------------------------------------------
 def replay_plan(

@@ -39,7 +39,6 @@ class ExportFile:
     data: bytes
     filename: str
     frames: int = 0  # replays: frames in the animation
-    duration_ms: int = 0  # replays: one loop
 
 
 def _repository(source: TableService | Repository) -> Repository:
@@ -55,7 +54,9 @@ async def recent_games(
     return await finished_tables(_repository(source), guild_id, user_id, limit)
 
 
-async def _shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+async def shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+    """A table with a game to show (replay, export, review): of `guild_id` (any guild when
+    None) and started. TableError `not_found` or `not_running` otherwise."""
     table = await service.get(table_id)
     if guild_id is not None and table.guild_id != guild_id:
         raise TableError("not_found", table_id=table_id)
@@ -76,21 +77,21 @@ async def replay_file(
     """The animated replay of a started table (running ones too: only public views are
     drawn), its words in `locale`'s language. `options` go to
     `renderers.replay.build_replay` (frame_ms, final_hold_ms, max_bytes)."""
-    table = await _shown_table(service, table_id, guild_id)
+    table = await shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
     made = await workers.run(
         "background", _drawn_replay, locale, table.game, table.options, len(table.seats),
         list(table.log), outcome=table.outcome, **options,
     )
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
-                      made.frames, made.duration_ms)
+                      made.frames)
 
 
 async def export_file(
     service: TableService, table_id: int, guild_id: int | None = None
 ) -> ExportFile:
     """The JSON export of a finished (or cancelled after starting) table."""
-    table = await _shown_table(service, table_id, guild_id)
+    table = await shown_table(service, table_id, guild_id)
     if not exportable(table):
         raise TableError("not_allowed")
     return ExportFile(to_json_bytes(export_table(table)), f"table-{table.id}-{table.game}.json")
@@ -98,5 +99,5 @@ async def export_file(
 
 __all__ = [
     "DISCORD_UPLOAD_LIMIT", "REPLAY_MAX_BYTES", "ExportFile", "FinishedTable", "HistoryPlayer",
-    "export_file", "recent_games", "replay_file",
+    "export_file", "recent_games", "replay_file", "shown_table",
 ]
