@@ -421,6 +421,16 @@ class Driver:
             table = await self.step()
         raise AssertionError("the game did not end")
 
+    async def finish(self) -> tuple[Table, Any]:
+        """Play to the end: the table is finished and its last board says so, with a picture
+        that decodes. Returns the table and that board."""
+        table = await self.play_until()
+        assert table.status == "finished"
+        final = self.world.last_board(self.world.place(table))
+        assert "Game over" in final.content
+        png_of(await final.attachments[0].read())
+        return table, final
+
 
 async def open_and_start(world: World, game: str, host: str, others: list[str],
                          sides: dict[str, int] | None = None, **options: Any) -> int:
