@@ -30,7 +30,13 @@ from bot.storage import open_database
 from bot.tables import Table
 from bot.ui.badges import seat_label
 from bot.ui.moves import group_of
-from tests.bot.backends import backend_target, opener, sqlite_opener  # noqa: F401  (fixtures)
+from tests.bot.backends import (  # noqa: F401  (fixtures)
+    backend_target,
+    opener,
+    repo,
+    service,
+    sqlite_opener,
+)
 
 SEED = 20240
 
@@ -76,8 +82,8 @@ def make_bot(database: Path, seed: int = SEED, env: list[simcord.Env] | None = N
 @pytest.fixture
 async def database(tmp_path: Path) -> Path:
     path = tmp_path / "bot.sqlite3"
-    repo = await open_database(path)  # created and migrated before the bot starts
-    await repo.close()
+    created = await open_database(path)  # created and migrated before the bot starts
+    await created.close()
     return path
 
 
