@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -43,14 +44,9 @@ def position(
     }
 
 
-def state(
-    white: tuple[int, ...] = (),
-    black: tuple[int, ...] = (),
-    turn: int = W,
-    phase: str = "move",
-    throw: int | None = None,
-) -> SenetState:
-    return ENG.load(position(white, black, turn, phase, throw))
+def state(**fields: Any) -> SenetState:
+    """`position(**fields)`, loaded."""
+    return ENG.load(position(**fields))
 
 
 def stones(st: SenetState) -> tuple[list[int], list[int]]:
@@ -203,53 +199,51 @@ def test_moving_stone_passes_over_any_stones() -> None:
     assert stones(ENG.apply(st, W, "move 1"))[0] == [2, 6]
 
 
-def test_cannot_land_on_own_stone() -> None:
-    st = state(white=(5, 8), black=(20,), throw=3)
-    assert ENG.legal_moves(st, W) == ["move 8"]
-    assert "cannot land on your own stone on square 8" in refusal(ENG, st, W, "move 5")
+# White to move: (white's squares, black's squares, the throw, white's only legal move, and
+# another move refused with its reason, if any).
+ONLY_MOVES = [
+    pytest.param((5, 8), (20,), 3, "move 8",
+                 ("move 5", "cannot land on your own stone on square 8"),
+                 id="cannot-land-on-own-stone"),
+    pytest.param((5, 20), (8, 7), 3, "move 20", ("move 5", "a protected stone cannot be taken"),
+                 id="protected-by-the-stone-before"),
+    pytest.param((5, 20), (8, 9), 3, "move 20", ("move 5", "a protected stone cannot be taken"),
+                 id="protected-by-the-stone-after"),
+    pytest.param((5,), (8, 10), 3, "move 5", None, id="not-protected-two-squares-away"),
+    pytest.param((23, 2), (25, 26), 3, "move 2", ("move 23", "protected"),
+                 id="26-protected-by-25"),
+    # Both in 1..26 (27 protects nothing: see below).
+    pytest.param((22, 23), (25, 26), 2, "move 22", ("move 23", "protected"),
+                 id="25-protected-by-26"),
+    # Black 28, 29 side by side: a white stone from 26 still takes 28 (and drowns it).
+    pytest.param((26,), (28, 29), 2, "move 26", None, id="28-to-30-never-protected"),
+    pytest.param((24, 3), (10,), 3, "move 3", ("move 24", "square 26 must be reached exactly"),
+                 id="26-must-be-reached-exactly"),
+]
 
 
-@pytest.mark.parametrize("friend", [7, 9])
-def test_protected_by_a_neighbour_before_or_after(friend: int) -> None:
-    st = state(white=(5, 20), black=(8, friend), throw=3)
-    assert ENG.legal_moves(st, W) == ["move 20"]
-    assert "a protected stone cannot be taken" in refusal(ENG, st, W, "move 5")
-
-
-def test_not_protected_by_a_stone_two_squares_away() -> None:
-    st = state(white=(5,), black=(8, 10), throw=3)
-    assert ENG.legal_moves(st, W) == ["move 5"]
-
-
-def test_stone_on_26_is_protected_by_25() -> None:
-    st = state(white=(23, 2), black=(25, 26), throw=3)
-    assert ENG.legal_moves(st, W) == ["move 2"]
-    assert "protected" in refusal(ENG, st, W, "move 23")
+@pytest.mark.parametrize(("white", "black", "throw", "only", "refused"), ONLY_MOVES)
+def test_the_only_legal_move_and_why_another_is_refused(
+    white: tuple[int, ...], black: tuple[int, ...], throw: int, only: str,
+    refused: tuple[str, str] | None,
+) -> None:
+    st = state(white=white, black=black, throw=throw)
+    assert ENG.legal_moves(st, W) == [only]
+    if refused is not None:
+        move, reason = refused
+        assert reason in refusal(ENG, st, W, move)
 
 
 def test_square_27_protects_nothing_and_26_is_takeable() -> None:
     # Black on 26 and 27: 27 is outside the protected squares, so 26 stands alone.
     st = state(white=(23,), black=(26, 27), turn=W, throw=3)
     assert stones(ENG.apply(st, W, "move 23")) == ([26], [23, 27])
-    # The stone on 25 is protected by 26 (both in 1..26).
-    st = state(white=(22, 23), black=(25, 26), throw=2)
-    assert ENG.legal_moves(st, W) == ["move 22"]
-    assert "protected" in refusal(ENG, st, W, "move 23")
-
-
-def test_stones_on_28_to_30_are_never_protected() -> None:
-    # Black 28, 29 side by side: a white stone from 26 still takes 28 (and drowns it).
-    st = state(white=(26,), black=(28, 29), throw=2)
-    assert ENG.legal_moves(st, W) == ["move 26"]
 
 
 # -- House of Beauty and the last squares --------------------------------------------------
 
 
-def test_square_26_must_be_reached_exactly() -> None:
-    st = state(white=(24, 3), black=(10,), throw=3)
-    assert ENG.legal_moves(st, W) == ["move 3"]
-    assert "square 26 must be reached exactly" in refusal(ENG, st, W, "move 24")
+def test_square_26_reached_exactly() -> None:
     st = ENG.apply(state(white=(24, 3), black=(10,), throw=2), W, "move 24")
     assert stones(st)[0] == [3, 26]
 
