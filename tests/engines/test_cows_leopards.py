@@ -257,49 +257,18 @@ def test_board_shapes() -> None:
     right = {"h4", "h5", "h6", "i3", "i5", "i7"}
     assert set(a["points"]) == square | top | bottom
     assert set(b["points"]) == square | top | bottom | left | right
-    lines = {tuple(pq) for pq in b["lines"]}
-    for pq in [
-        ("c9", "e9"),
-        ("d8", "e7"),
-        ("c9", "d8"),
-        ("e8", "e9"),
-        ("d8", "e8"),
-        ("a3", "a5"),
-        ("a3", "b4"),
-        ("b4", "c5"),
-        ("c3", "d4"),
-        ("d4", "e3"),
-        ("c3", "d3"),
-        ("c3", "c4"),
-        ("g5", "h4"),
-    ]:
-        assert pq in lines, pq
-    for pq in [
-        ("d3", "e4"),
-        ("c4", "d5"),
-        ("c9", "d9"),
-        ("e5", "e7"),
-        ("d8", "e9"),
-        ("c3", "d2"),
-        ("b5", "c4"),
-        ("b4", "c4"),
-    ]:
-        assert pq not in lines, pq
-    jumps = {tuple(t) for t in b["jumps"]}
-    assert {
-        ("c9", "e9", "g9"),
-        ("g9", "e9", "c9"),
-        ("e9", "e8", "e7"),
-        ("e8", "e7", "e6"),
-        ("c9", "d8", "e7"),
-        ("d8", "e7", "f6"),
-        ("e5", "e6", "e7"),
-        ("a3", "a5", "a7"),
-        ("c5", "b5", "a5"),
-        ("e1", "e2", "e3"),
-    } <= jumps
-    assert ("d8", "e8", "f8") in jumps and ("d3", "e4", "f5") not in jumps
-    assert ("g5", "h4", "i3") in jumps and ("g5", "h4", "i3") not in {tuple(t) for t in a["jumps"]}
+    # Lines and jumps written as the points they pass, in the moves' notation: "c9-e9".
+    lines = {"-".join(pq) for pq in b["lines"]}
+    joined = "c9-e9 d8-e7 c9-d8 e8-e9 d8-e8 a3-a5 a3-b4 b4-c5 c3-d4 d4-e3 c3-d3 c3-c4 g5-h4"
+    apart = "d3-e4 c4-d5 c9-d9 e5-e7 d8-e9 c3-d2 b5-c4 b4-c4"
+    assert set(joined.split()) - lines == set()
+    assert set(apart.split()) & lines == set()
+    jumps = {"-".join(t) for t in b["jumps"]}
+    over = ("c9-e9-g9 g9-e9-c9 e9-e8-e7 e8-e7-e6 c9-d8-e7 d8-e7-f6 e5-e6-e7 a3-a5-a7 c5-b5-a5 "
+            "e1-e2-e3 d8-e8-f8")
+    assert set(over.split()) - jumps == set()
+    assert "d3-e4-f5" not in jumps
+    assert "g5-h4-i3" in jumps and "g5-h4-i3" not in {"-".join(t) for t in a["jumps"]}
     # a fresh copy each time
     a["points"].clear()
     assert len(board("A")["points"]) == 37
@@ -659,6 +628,10 @@ def test_dump_load_view() -> None:
     assert ENG.dump(ENG.load(short))["options"] == ENG.default_options(2) | {"board": "A"}
 
 
+# A game one capture wins, the leopards to move, a cow on d4: once the capture is made it is over.
+ONE_CAPTURE_WINS = {"cows": ["d4"], "turn": 1, "options": {"captures": 1}}
+
+
 @pytest.mark.parametrize(
     "changes, field",
     [
@@ -688,26 +661,8 @@ def test_dump_load_view() -> None:
         ({"hand": {"cows": 24}}, "hand"),
         ({"hand": [24, 1]}, "hand"),
         ({"captured": -1}, "captured"),
-        (
-            {
-                "cows": ["d4"],
-                "hand": {"cows": 22, "leopards": 1},
-                "captured": 1,
-                "turn": 1,
-                "options": {"captures": 1},
-            },
-            "phase",
-        ),
-        (
-            {
-                "cows": ["d4"],
-                "hand": {"cows": 21, "leopards": 1},
-                "captured": 2,
-                "turn": 1,
-                "options": {"captures": 1},
-            },
-            "captured",
-        ),
+        ({**ONE_CAPTURE_WINS, "hand": {"cows": 22, "leopards": 1}, "captured": 1}, "phase"),
+        ({**ONE_CAPTURE_WINS, "hand": {"cows": 21, "leopards": 1}, "captured": 2}, "captured"),
         ({"turn": 2}, "turn"),
         ({"turn": 1}, "turn"),
         ({"quiet": 3}, "quiet"),
