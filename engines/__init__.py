@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from engines.base import CHANCE, Engine, IllegalMove, Option, OptionError, ranks_from_scores
+from engines.base import CHANCE, Engine, ranks_from_scores
+from engines.explained import IllegalMove, OptionError
 from engines.info import Chance, Decision, GameInfo
+from engines.options import Option
 
 GAME_IDS = ("varanasi", "six_nimmt", "senet", "cows_leopards")  # the built-in games
 

@@ -1,102 +1,16 @@
-"""What every engine shares: the chance actor, the illegal-move error, option checking, ranks,
-and the `GameInfo` record through which the bot learns about a game without re-deriving rules."""
+"""What every engine shares: the chance actor, ranks, move words, and the `Engine` contract
+through which the bot learns about a game (its `GameInfo`) without re-deriving rules."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
+from engines.explained import OptionError
 from engines.info import GameInfo
+from engines.options import Option
 
 CHANCE = -1
-
-
-class Word(str):
-    """A message param that is a word of the rules ("blue", "left"): the bot translates it,
-    where card numbers, squares, spots and point names are shown as they are."""
-
-    __slots__ = ()
-
-
-class OptionName(Word):
-    """A message param that is an option name ("height_rule"): the bot shows its label."""
-
-    __slots__ = ()
-
-
-class Explained(ValueError):
-    """A refusal whose message is a `template` (English, `str.format` fields) and `params`.
-
-    `str(err)` is the formatted English; the bot translates `template` and formats it with the
-    same params (translating the `Word` ones). One plain string works too (no params).
-    """
-
-    def __init__(self, template: str, /, **params: Any) -> None:
-        super().__init__(template.format(**params) if params else template)
-        self.template = template
-        self.params = params
-
-
-class IllegalMove(Explained):
-    """A move the rules forbid; the message is written for the player who tried it."""
-
-
-class OptionError(Explained):
-    """Options (or a player count) the game cannot be set up with."""
-
-
-@dataclass(frozen=True)
-class Option:
-    """One game option: its kind, allowed values and what it means (for /play and /rules)."""
-
-    name: str
-    kind: str  # "bool", "int", "choice"
-    default: Any
-    low: int | None = None
-    high: int | None = None
-    choices: tuple[str, ...] = ()
-    nullable: bool = False
-    help: str = ""
-
-    def check(self, value: Any) -> Any:
-        if value is None and self.nullable:
-            return None
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise OptionError("option {name!r} must be true or false",
-                                  name=OptionName(self.name))
-            return value
-        if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError("option {name!r} must be a whole number",
-                                  name=OptionName(self.name))
-            if not self.low <= value <= self.high:
-                raise OptionError("option {name!r} must be from {low} to {high}",
-                                  name=OptionName(self.name), low=self.low, high=self.high)
-            return value
-        if value not in self.choices:
-            raise OptionError("option {name!r} must be one of {choices}",
-                              name=OptionName(self.name), choices=", ".join(self.choices))
-        return value
-
-
-def check_options(
-    spec: list[Option], defaults: dict[str, Any], players: int, given: dict[str, Any] | None
-) -> dict[str, Any]:
-    """Merge `given` over `defaults`, rejecting unknown names and bad values by name."""
-    options = dict(defaults)
-    known = {o.name: o for o in spec}
-    for name, value in (given or {}).items():
-        if name == "players":
-            if value != players:
-                raise OptionError("option 'players' is {value!r} but the table has {seats} seats",
-                                  value=value, seats=players)
-            continue
-        if name not in known:
-            raise OptionError("unknown option {name!r}", name=OptionName(name))
-        options[name] = known[name].check(value)
-    return options
 
 
 def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> list[int]:
@@ -136,6 +50,22 @@ def require_field(position: dict, name: str) -> Any:
     return position[name]
 
 
+class KeyedState:
+    """A position that equals and hashes as its `_key()`: the fields that make the position
+    (caches and shared configuration objects left out or replaced by what they hold)."""
+
+    __slots__ = ()
+
+    def _key(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
 class Engine:
     """The contract of docs/rules/engine-contract.md; each game overrides every method.
 
@@ -147,11 +77,20 @@ class Engine:
     `standings`, `teams` and `resigned_outcome` give results without re-deriving rules.
     """
 
-    id: str = ""
-    min_players: int = 2
-    max_players: int = 2
-    option_spec: list[Option] = []
     info: GameInfo
+    option_spec: list[Option] = []
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def min_players(self) -> int:
+        return self.info.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.info.max_players
 
     # ---- moves as parts -------------------------------------------------------------------
 
@@ -217,9 +156,15 @@ class Engine:
         raise NotImplementedError
 
     def apply(self, state: Any, actor: int, move: str) -> Any:
-        return self.apply_events(state, actor, move)[0]
+        return self._resolve(state, actor, move, None)
 
     def apply_events(self, state: Any, actor: int, move: str) -> tuple[Any, list[dict]]:
+        events: list[dict] = []
+        return self._resolve(state, actor, move, events), events
+
+    def _resolve(self, state: Any, actor: int, move: str, events: list[dict] | None) -> Any:
+        """The next state, appending what happened to `events` unless it is None (the fast
+        path of playouts). A game overrides this, or both `apply` and `apply_events`."""
         raise NotImplementedError
 
     def outcome(self, state: Any) -> dict | None:

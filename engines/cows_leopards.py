@@ -18,18 +18,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engines.base import (
-    CHANCE,
-    Engine,
-    IllegalMove,
-    MovePart,
-    Option,
-    OptionError,
-    Word,
-    check_options,
-    require_field,
-)
+from engines.base import CHANCE, Engine, MovePart, require_field
+from engines.explained import IllegalMove, OptionError, Word
 from engines.info import Decision, GameInfo
+from engines.options import Option, check_options
 
 GAME_ID = "cows_leopards"
 COWS = 24
@@ -306,9 +298,6 @@ _RESULTS = {
 
 
 class CowsLeopards(Engine):
-    id = GAME_ID
-    min_players = 2
-    max_players = 2
     info = GameInfo(
         id=GAME_ID, name="Cows and Leopards", min_players=2, max_players=2,
         decisions=(Decision("play", ("drop", "step", "jump")),),

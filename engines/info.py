@@ -48,7 +48,7 @@ class GameInfo:
     max_players: int
     decisions: tuple[Decision, ...]
     chance: Chance = Chance()
-    sides: tuple[str, ...] = ()  # engines.base.Word values: the bot translates them
+    sides: tuple[str, ...] = ()  # engines.explained.Word values: the bot translates them
     # Table sizes (fewest, most) for a tournament's multi-table rounds; None: two-player
     # formats only.
     event_tables: tuple[int, int] | None = None

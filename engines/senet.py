@@ -12,18 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import (
-    CHANCE,
-    Engine,
-    IllegalMove,
-    Option,
-    OptionError,
-    Word,
-    check_options,
-    ranks_from_scores,
-    require_field,
-)
+from engines.base import CHANCE, Engine, KeyedState, ranks_from_scores, require_field
+from engines.explained import IllegalMove, OptionError, Word
 from engines.info import Chance, Decision, GameInfo
+from engines.options import Option, check_options
 
 # Phases, as in the position JSON.
 THROW = "throw"  # chance throws for `turn`
@@ -50,7 +42,7 @@ _MOVE_NAME = tuple(f"move {s}" for s in range(31))
 _PASS = (0, 0, False)  # the cached "pass" entry: (from, to, backward); to 0 = borne off
 
 
-class SenetState:
+class SenetState(KeyedState):
     """One position. Treat as immutable: `_moves` is only a cache of derived legal moves."""
 
     __slots__ = ("board", "off", "turn", "phase", "throw", "_moves")
@@ -65,12 +57,6 @@ class SenetState:
 
     def _key(self) -> tuple:
         return (self.board, self.off, self.turn, self.phase, self.throw)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SenetState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return (
@@ -293,9 +279,6 @@ def _move(state: SenetState, info: tuple[int, int, bool], ev: list | None) -> Se
 
 
 class SenetEngine(Engine):
-    id = "senet"
-    min_players = 2
-    max_players = 2
     info = GameInfo(
         id="senet", name="Senet", min_players=2, max_players=2,
         decisions=(Decision(MOVE, ("move", "pass")), Decision(WATER, ("return", "try"))),
@@ -353,7 +336,7 @@ class SenetEngine(Engine):
         # goes through _play, which is the one place the rules are written.
         phase = state.phase
         if type(move) is not str:  # unhashable junk must not reach the dict lookups
-            return self._play(state, actor, move, None)
+            return self._resolve(state, actor, move, None)
         if phase == MOVE:
             if actor == state.turn:
                 moves = state._moves
@@ -366,15 +349,9 @@ class SenetEngine(Engine):
             v = _THROW_VALUE.get(move)
             if v is not None:
                 return SenetState(state.board, state.off, state.turn, MOVE, v)
-        return self._play(state, actor, move, None)
+        return self._resolve(state, actor, move, None)
 
-    def apply_events(
-        self, state: SenetState, actor: int, move: str
-    ) -> tuple[SenetState, list[dict]]:
-        events: list[dict] = []
-        return self._play(state, actor, move, events), events
-
-    def _play(self, state: SenetState, actor: int, move: str, ev: list | None) -> SenetState:
+    def _resolve(self, state: SenetState, actor: int, move: str, ev: list | None) -> SenetState:
         if not isinstance(move, str):
             raise IllegalMove("a move is a short text such as 'move 12' or 'pass'")
         phase = state.phase

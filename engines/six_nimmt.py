@@ -8,20 +8,13 @@ object of tuples, move strings are looked up in prebuilt dicts instead of being 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
-from engines.base import (
-    CHANCE,
-    Engine,
-    IllegalMove,
-    Option,
-    OptionError,
-    Word,
-    check_options,
-    ranks_from_scores,
-    require_field,
-)
+from engines.base import CHANCE, Engine, KeyedState, ranks_from_scores, require_field
+from engines.explained import IllegalMove, OptionError, Word
 from engines.info import Chance, Decision, GameInfo
+from engines.options import Option, check_options
 
 DECK = 104
 HAND = 10
@@ -126,41 +119,30 @@ def _cfg(options: dict[str, Any]) -> _Cfg:
     return cfg
 
 
-class State:
+@dataclass(slots=True, eq=False, repr=False)
+class State(KeyedState):
     """One position. Immutable by convention: every field is a tuple, an int or None.
 
     rows: 4 tuples; hands/pool: tuples in move-string order (see _SRANK); picked: per seat
     card or None; pending: (seat, card) or None; queue: ((card, seat), ...) ascending.
     """
 
-    __slots__ = ("cfg", "round", "phase", "rows", "hands", "picked", "pending", "queue",
-                 "points", "pool", "drafter")
-
-    def __init__(self, cfg: _Cfg, rnd: int, phase: str, rows: tuple, hands: tuple,
-                 picked: tuple, pending: tuple[int, int] | None, queue: tuple, points: tuple,
-                 pool: tuple, drafter: int | None) -> None:
-        self.cfg = cfg
-        self.round = rnd
-        self.phase = phase
-        self.rows = rows
-        self.hands = hands
-        self.picked = picked
-        self.pending = pending
-        self.queue = queue
-        self.points = points
-        self.pool = pool
-        self.drafter = drafter
+    cfg: _Cfg
+    round: int
+    phase: str
+    rows: tuple
+    hands: tuple
+    picked: tuple
+    pending: tuple[int, int] | None
+    queue: tuple
+    points: tuple
+    pool: tuple
+    drafter: int | None
 
     def _key(self) -> tuple:
         return (self.cfg.options["players"], self.cfg.points, self.cfg.pro, self.cfg.mode,
                 self.cfg.rounds, self.round, self.phase, self.rows, self.hands, self.picked,
                 self.pending, self.queue, self.points, self.pool, self.drafter)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"<six_nimmt State round={self.round} phase={self.phase} rows={self.rows}>"
@@ -358,9 +340,6 @@ _FIELD_SET = frozenset(_FIELDS)
 
 
 class SixNimmt(Engine):
-    id = "six_nimmt"
-    min_players = 2
-    max_players = 10
     option_spec = OPTION_SPEC
     info = GameInfo(
         id="six_nimmt", name="6 nimmt!", min_players=2, max_players=10,
@@ -461,13 +440,9 @@ class SixNimmt(Engine):
                     queue = sorted(zip(picked, range(len(picked)), strict=True))
                     return _run(state.cfg, state.round, [list(r) for r in state.rows], hands,
                                 queue, 0, list(state.points), None)
-        return self._apply(state, actor, move, None)
+        return self._resolve(state, actor, move, None)
 
-    def apply_events(self, state: State, actor: int, move: str) -> tuple[State, list[dict]]:
-        ev: list[dict] = []
-        return self._apply(state, actor, move, ev), ev
-
-    def _apply(self, st: State, actor: int, move: str, ev: list | None) -> State:
+    def _resolve(self, st: State, actor: int, move: str, ev: list | None) -> State:
         cfg = st.cfg
         n = cfg.n
         ph = st.phase

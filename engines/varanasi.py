@@ -9,20 +9,13 @@ order r b g y w k). Taking a colour pops tops; moving splices tuples. `apply` sk
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
-from engines.base import (
-    CHANCE,
-    Engine,
-    IllegalMove,
-    Option,
-    OptionError,
-    Word,
-    check_options,
-    ranks_from_scores,
-    require_field,
-)
+from engines.base import CHANCE, Engine, KeyedState, ranks_from_scores, require_field
+from engines.explained import IllegalMove, OptionError, Word
 from engines.info import Chance, Decision, GameInfo
+from engines.options import Option, check_options
 
 COLOUR_LETTERS = "rbgywk"
 COLOUR_NAMES = tuple(map(Word, ("red", "blue", "green", "yellow", "white", "black")))
@@ -138,40 +131,23 @@ class VaranasiOptions:
         self.discs = frozenset(disc(c, s) for c in range(self.colours) for s in SIZES)
 
 
-class VaranasiState:
+@dataclass(slots=True, eq=False, repr=False)
+class VaranasiState(KeyedState):
     """One position. Never changed after creation; `apply` builds a new one."""
 
-    __slots__ = ("opts", "set_no", "phase", "towers", "turn", "taken", "scores")
-
-    def __init__(
-        self,
-        opts: VaranasiOptions,
-        set_no: int,
-        phase: int,
-        towers: tuple[tuple[int, ...], ...],
-        turn: int,
-        taken: tuple[tuple[int, ...], ...],
-        scores: tuple[int, ...],
-    ) -> None:
-        self.opts = opts
-        self.set_no = set_no
-        self.phase = phase
-        self.towers = towers
-        self.turn = turn
-        self.taken = taken
-        self.scores = scores
+    opts: VaranasiOptions
+    set_no: int
+    phase: int
+    towers: tuple[tuple[int, ...], ...]
+    turn: int
+    taken: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
 
     def _key(self) -> tuple:
         return (
             tuple(self.opts.data.items()), self.set_no, self.phase, self.towers, self.turn,
             self.taken, self.scores,
         )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, VaranasiState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         towers = "|".join(tower_str(t) for t in self.towers)
@@ -233,9 +209,6 @@ def _value(discs: tuple[int, ...], weighted: bool) -> int:
 
 
 class VaranasiEngine(Engine):
-    id = "varanasi"
-    min_players = 2
-    max_players = 4
     info = GameInfo(
         id="varanasi", name="Varanasi", min_players=2, max_players=4,
         decisions=(Decision(PHASE_NAMES[PLAY], ("move", "take")),),
@@ -357,16 +330,7 @@ class VaranasiEngine(Engine):
 
     # -- applying moves -------------------------------------------------------------------------
 
-    def apply(self, state: VaranasiState, actor: int, move: str) -> VaranasiState:
-        return self._step(state, actor, move, None)
-
-    def apply_events(
-        self, state: VaranasiState, actor: int, move: str
-    ) -> tuple[VaranasiState, list[dict]]:
-        events: list[dict] = []
-        return self._step(state, actor, move, events), events
-
-    def _step(
+    def _resolve(
         self, state: VaranasiState, actor: int, move: str, events: list[dict] | None
     ) -> VaranasiState:
         phase = state.phase

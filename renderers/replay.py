@@ -35,7 +35,7 @@ from __future__ import annotations
 import io
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,10 +84,6 @@ class Replay:
     def frames(self) -> int:
         return len(self.kept)
 
-    @property
-    def duration_ms(self) -> int:
-        return sum(self.durations)
-
 
 # --- the frames' data -----------------------------------------------------------------------
 def replay_plan(
@@ -133,11 +129,12 @@ def replay_frames(
     return [(f.view, f.events) for f in replay_plan(game, options, players, log, outcome)]
 
 
-def render_frame(game: str, frame: Frame) -> bytes:
-    """The PNG of one frame: the board after its events, or the game-over picture."""
+def render_frame(game: str, frame: Frame, gettext: Callable[[str], str] | None = None) -> bytes:
+    """The PNG of one frame: the board after its events, or the game-over picture, with its
+    words through `gettext` (English without one)."""
     if frame.outcome is not None:
-        return renderers.render_game_over(game, frame.view, frame.outcome)
-    return renderers.render(game, frame.view, frame.events)
+        return renderers.render_game_over(game, frame.view, frame.outcome, gettext=gettext)
+    return renderers.render(game, frame.view, frame.events, gettext=gettext)
 
 
 def frame_offset(size: tuple[int, int], canvas: tuple[int, int]) -> tuple[int, int]:
@@ -164,12 +161,14 @@ def build_replay(
     frame_ms: int = 900,
     final_hold_ms: int = 3000,
     max_bytes: int = 8_000_000,
+    gettext: Callable[[str], str] | None = None,
 ) -> Replay:
-    """`render_replay` with the details of what was made (size, scale, frames kept)."""
+    """`render_replay` with the details of what was made (size, scale, frames kept); the
+    pictures' words go through `gettext`."""
     if frame_ms < 20 or final_hold_ms < 20:
         raise ValueError("frame times must be at least 20 ms")
     plan = replay_plan(game, options, players, log, outcome)
-    pngs = [render_frame(game, frame) for frame in plan]
+    pngs = [render_frame(game, frame, gettext) for frame in plan]
     sizes = [_png_size(png) for png in pngs]
     canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
     palette = _palette(pngs, canvas)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import BotCog, slash
 from bot.i18n import N_
 from bot.ui import history
 from bot.ui.faults import cooldown
@@ -21,42 +21,41 @@ TABLE_NUMBER = app_commands.Range[int, 1, 2**53]  # bounded before anything pars
 HEAVY_COOLDOWN = (2, 60.0)  # replays and exports per member per minute (queue bounded too)
 
 
-class HistoryCog(commands.Cog):
+async def finished_table_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete of a `table` option: the caller's recent finished tables here."""
+    bot: TableBot = interaction.client  # type: ignore[assignment]
+    return await history.table_choices(bot, interaction, current)
+
+
+def table_command(name: str, description: str) -> Callable[[Any], app_commands.Command]:
+    """A command about one finished table of this server, given by its number (`table`)."""
+
+    def declare(callback: Any) -> app_commands.Command:
+        callback = app_commands.autocomplete(table=finished_table_choices)(callback)
+        return slash(name, description, table=TABLE_HELP)(callback)
+
+    return declare
+
+
+class HistoryCog(BotCog):
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.replay.add_check(cooldown(*HEAVY_COOLDOWN))
         self.export.add_check(cooldown(*HEAVY_COOLDOWN))
 
-    @app_commands.command(name="history", description=locale_str(
-        N_("Recently finished games on this server")))
-    @app_commands.describe(member=locale_str(N_("Only the games of this player")))
-    @app_commands.guild_only()
+    @slash("history", N_("Recently finished games on this server"),
+           member=N_("Only the games of this player"))
     async def history(
         self, interaction: discord.Interaction, member: discord.Member | None = None
     ) -> None:
         await history.show_history(self.bot, interaction, member)
 
-    @app_commands.command(name="replay", description=locale_str(
-        N_("Watch a finished game again as an animation")))
-    @app_commands.describe(table=locale_str(TABLE_HELP))
-    @app_commands.guild_only()
+    @table_command("replay", N_("Watch a finished game again as an animation"))
     async def replay(self, interaction: discord.Interaction, table: TABLE_NUMBER) -> None:
         await history.send_replay(self.bot, interaction, table)
 
-    @app_commands.command(name="export", description=locale_str(
-        N_("Download a finished game (options and every move) as JSON")))
-    @app_commands.describe(table=locale_str(TABLE_HELP))
-    @app_commands.guild_only()
+    @table_command("export", N_("Download a finished game (options and every move) as JSON"))
     async def export(self, interaction: discord.Interaction, table: TABLE_NUMBER) -> None:
         await history.send_export(self.bot, interaction, table)
-
-    @replay.autocomplete("table")
-    @export.autocomplete("table")
-    async def table_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        return await history.table_choices(self.bot, interaction, current)
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(HistoryCog(bot))

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import BotCog, slash
 from bot.i18n import N_
 from bot.ui import guide, info
 from bot.ui.help import show_help
@@ -19,38 +19,33 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 
-
 def game_choices() -> list[app_commands.Choice[str]]:
     """Every game registered now (engines.game_ids), by its display name (translated)."""
     return [app_commands.Choice(name=locale_str(get_engine(game).info.name), value=game)
             for game in game_ids()]
 
 
-class InfoCog(commands.Cog):
+class InfoCog(BotCog):
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         # The game lists are read when the bot builds its commands, not at import: a game
         # registered before the bot starts is offered too.
         for command in (self.rules, self.leaderboard):
             command._params["game"].choices = game_choices()
 
-    @app_commands.command(name="rules", description=locale_str(
-        N_("How to play a game: a short illustrated guide (only you see it)")))
-    @app_commands.describe(game=locale_str(N_("The game")))
+    @slash("rules", N_("How to play a game: a short illustrated guide (only you see it)"),
+           guild_only=False, game=N_("The game"))
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         await guide.show_rules(self.bot, interaction, game)
 
-    @app_commands.command(name="help", description=locale_str(
-        N_("Every command of the bot, one line each (only you see it)")))
+    @slash("help", N_("Every command of the bot, one line each (only you see it)"),
+           guild_only=False)
     async def help(self, interaction: discord.Interaction) -> None:
         await show_help(self.bot, interaction)
 
-    @app_commands.command(name="leaderboard",
-                          description=locale_str(N_("The best players of this server")))
-    @app_commands.describe(game=locale_str(N_("One game (default: all games)")),
-                           season=locale_str(N_("A past season, or all results (servers "
-                                                "with seasons)")))
-    @app_commands.guild_only()
+    @slash("leaderboard", N_("The best players of this server"),
+           game=N_("One game (default: all games)"),
+           season=N_("A past season, or all results (servers with seasons)"))
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
                           season: str | None = None) -> None:
         await info.show_leaderboard(self.bot, interaction, game, season)
@@ -60,15 +55,10 @@ class InfoCog(commands.Cog):
                                   current: str) -> list[app_commands.Choice[str]]:
         return await season_choices(self.bot, interaction, current)
 
-    @app_commands.command(name="stats", description=locale_str(
-        N_("A player's games, wins and ratings on this server")))
-    @app_commands.describe(member=locale_str(N_("The player (default: you)")))
-    @app_commands.guild_only()
+    @slash("stats", N_("A player's games, wins and ratings on this server"),
+           member=N_("The player (default: you)"))
     async def stats(
         self, interaction: discord.Interaction, member: discord.Member | None = None
     ) -> None:
         await info.show_stats(self.bot, interaction, member)
 
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(InfoCog(bot))

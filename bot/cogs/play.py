@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import Callback, GroupCog, SlashOption, with_options
 from bot.games import presentation
 from bot.i18n import N_
 from bot.ui.faults import cooldown
@@ -22,9 +20,14 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 OPEN_COOLDOWN = (1, 10.0)  # one /play per member per server every 10 s (any game)
-DEADLINE_HELP = N_("Time per move at this table (default: the server's settings)")
-HINTS_HELP = N_("Allow hints at this table (then it is unrated)")
-ABSENCE_HELP = N_("When a player keeps missing turns (default: the server's settings)")
+# The options of /play <game> after the game's own and the side (or shuffle) option.
+TABLE_OPTIONS = (
+    SlashOption("deadline", int | None,
+                N_("Time per move at this table (default: the server's settings)"), None),
+    SlashOption("absence", str | None,
+                N_("When a player keeps missing turns (default: the server's settings)"), None),
+    SlashOption("hints", bool, N_("Allow hints at this table (then it is unrated)"), False),
+)
 
 
 def annotation_for(option: Option) -> Any:
@@ -36,11 +39,15 @@ def annotation_for(option: Option) -> Any:
     return Literal[tuple(option.choices)]  # type: ignore[valid-type]
 
 
-def play_callback(
-    bot: TableBot, game: str
-) -> Callable[..., Coroutine[Any, Any, None]]:
-    """A callback whose signature lists the game's options (all optional: engine defaults)."""
-    options = playable_options(game)
+def game_options(game: str) -> list[SlashOption]:
+    """The game's options as slash options, all optional: unset ones take the engine's
+    defaults."""
+    return [SlashOption(option.name, annotation_for(option), option_help(None, game, option), None)
+            for option in playable_options(game)]
+
+
+def play_callback(bot: TableBot, game: str) -> Callback:
+    """A callback whose signature lists the game's options, then the table's."""
     shown = presentation(game)
     sides = [str(side) for side in get_engine(game).info.sides] if shown.lobby_sides else []
 
@@ -55,30 +62,11 @@ def play_callback(
                                 side=sides.index(side) if side else None,
                                 deadline=deadline, absence=absence, hints=bool(hints))
 
-    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    params = [inspect.Parameter("interaction", kind, annotation=discord.Interaction)]
-    descriptions: dict[str, locale_str] = {}
-    for option in options:
-        params.append(inspect.Parameter(option.name, kind, default=None,
-                                        annotation=annotation_for(option)))
-        descriptions[option.name] = locale_str(option_help(None, game, option))
-    if sides:
-        params.append(inspect.Parameter("side", kind, default=None,
-                                        annotation=Literal[tuple(sides)]))  # type: ignore[valid-type]
-        descriptions["side"] = locale_str(shown.side_help or SIDE_HELP)
-    else:
-        params.append(inspect.Parameter("shuffle", kind, default=True, annotation=bool))
-        descriptions["shuffle"] = locale_str(SHUFFLE_HELP)
-    params.append(inspect.Parameter("deadline", kind, default=None, annotation=int | None))
-    descriptions["deadline"] = locale_str(DEADLINE_HELP)
-    params.append(inspect.Parameter("absence", kind, default=None, annotation=str | None))
-    descriptions["absence"] = locale_str(ABSENCE_HELP)
-    params.append(inspect.Parameter("hints", kind, default=False, annotation=bool))
-    descriptions["hints"] = locale_str(HINTS_HELP)
-    play.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    play.__name__ = play.__qualname__ = game
-    play = app_commands.choices(deadline=DEADLINE_CHOICES, absence=ABSENCE_CHOICES)(play)
-    return app_commands.describe(**descriptions)(play)
+    seating = (SlashOption("side", Literal[tuple(sides)], shown.side_help or SIDE_HELP, None)
+               if sides else SlashOption("shuffle", bool, SHUFFLE_HELP, True))
+    options = [*game_options(game), seating, *TABLE_OPTIONS]
+    play = with_options(play, game, options)
+    return app_commands.choices(deadline=DEADLINE_CHOICES, absence=ABSENCE_CHOICES)(play)
 
 
 def play_group(bot: TableBot) -> app_commands.Group:
@@ -96,17 +84,6 @@ def play_group(bot: TableBot) -> app_commands.Group:
     return group
 
 
-class PlayCog(commands.Cog):
+class PlayCog(GroupCog):
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.group = play_group(bot)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(PlayCog(bot))
+        super().__init__(bot, play_group(bot))

@@ -2,47 +2,41 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import BotCog, slash
 from bot.i18n import N_
 from bot.ui import settings as ui
 
-if TYPE_CHECKING:
-    from bot.client import TableBot
+# Option help: the defaults of the server's tables, then who may do what.
+DEFAULTS_HELP = {
+    "deadline": N_("Default time per move"),
+    "absence": N_("What happens when a player keeps missing turns"),
+    "max_misses": N_("Missed turns in a row before that happens"),
+    "channel": N_("Play each table in a new thread, or in the channel itself"),
+    "language": N_("Language of the bot's messages in channels"),
+    "max_tables": N_("Most tables open at once on this server (default 50)"),
+    "lobby_minutes": N_("Minutes a lobby waits to be started before it closes (default 30)"),
+    "season": N_("Leaderboard seasons; the season's end is posted in this channel"),
+}
+ROLE_HELP = {
+    "cancel_role": N_("A role whose members may cancel any table"),
+    "clear_cancel_role": N_("Remove the cancel role"),
+    "organiser_role": N_("A role whose members may run tournaments"),
+    "clear_organiser_role": N_("Remove the organiser role"),
+}
 
 
-class SettingsCog(commands.Cog):
-    def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="settings", description=locale_str(
-        N_("Show or change this server's settings for game tables")))
-    @app_commands.describe(
-        deadline=locale_str(N_("Default time per move")),
-        absence=locale_str(N_("What happens when a player keeps missing turns")),
-        max_misses=locale_str(N_("Missed turns in a row before that happens")),
-        channel=locale_str(N_("Play each table in a new thread, or in the channel itself")),
-        language=locale_str(N_("Language of the bot's messages in channels")),
-        cancel_role=locale_str(N_("A role whose members may cancel any table")),
-        clear_cancel_role=locale_str(N_("Remove the cancel role")),
-        max_tables=locale_str(N_("Most tables open at once on this server (default 50)")),
-        lobby_minutes=locale_str(N_("Minutes a lobby waits to be started before it closes "
-                                    "(default 30)")),
-        organiser_role=locale_str(N_("A role whose members may run tournaments")),
-        clear_organiser_role=locale_str(N_("Remove the organiser role")),
-        season=locale_str(N_("Leaderboard seasons; the season's end is posted in this "
-                             "channel")),
-    )
+class SettingsCog(BotCog):
+    @slash("settings", N_("Show or change this server's settings for game tables"),
+           **DEFAULTS_HELP, **ROLE_HELP)
     @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
                           channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES,
                           season=ui.SEASON_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def settings(
         self, interaction: discord.Interaction,
         deadline: int | None = None,
@@ -72,6 +66,3 @@ class SettingsCog(commands.Cog):
             changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.bot, interaction, changes)
 
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(SettingsCog(bot))

@@ -3,20 +3,18 @@ list, cancel, drop, computer and start. Thin: bot/ui/tournament.py does the work
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
+from bot.cogs.base import Callback, GroupCog, SlashOption, with_options
+from bot.cogs.play import game_options
 from bot.i18n import N_
 from bot.tables.computers import LEVELS
 from bot.tournaments.pairing import FORMATS
 from bot.tournaments.service import MAX_PLAYERS, MAX_ROUNDS, formats_for
-from bot.ui.rules import option_help, playable_options
 from bot.ui.settings import DEADLINE_CHOICES
 from bot.ui.tournament import FORMAT_NAMES
 from engines import game_ids
@@ -26,15 +24,20 @@ if TYPE_CHECKING:
 
 CREATE_HELP = N_("Create a tournament of this game here (Manage Server or the organiser "
                  "role)")
-HELP = {
-    "format": N_("Swiss, round robin, single elimination or multi-table rounds"),
-    "start": N_("When it starts: a Discord timestamp, minutes from now (30, 2h) or a date "
-                "(UTC)"),
-    "seats": N_("The most players who may sign up"),
-    "deadline": N_("Time per move at its tables (default: the server's settings)"),
-    "round_count": N_("Rounds (Swiss and multi-table; default: enough for a clear winner)"),
-    "check_in": N_("Players must check in before the start"),
-}
+# The tournament's own options of /tournament create <game>; the game's options follow.
+TOURNAMENT_OPTIONS = (
+    SlashOption("format", str,
+                N_("Swiss, round robin, single elimination or multi-table rounds")),
+    SlashOption("start", str | None, N_("When it starts: a Discord timestamp, minutes from now "
+                                        "(30, 2h) or a date (UTC)"), None),
+    SlashOption("seats", app_commands.Range[int, 2, MAX_PLAYERS],
+                N_("The most players who may sign up"), 16),
+    SlashOption("deadline", int | None,
+                N_("Time per move at its tables (default: the server's settings)"), None),
+    SlashOption("round_count", app_commands.Range[int, 1, MAX_ROUNDS] | None,
+                N_("Rounds (Swiss and multi-table; default: enough for a clear winner)"), None),
+    SlashOption("check_in", bool, N_("Players must check in before the start"), False),
+)
 ID_HELP = N_("The tournament's number (#)")
 
 
@@ -42,44 +45,22 @@ def _ui(bot: TableBot) -> Any:
     return bot.tournaments_ui
 
 
-def create_callback(bot: TableBot, game: str) -> Callable[..., Coroutine[Any, Any, None]]:
+def create_callback(bot: TableBot, game: str) -> Callback:
     """A callback whose signature lists the tournament's options, then the game's."""
-    from bot.cogs.play import annotation_for
-
     formats = formats_for(game)
 
-    async def create(interaction: discord.Interaction, format: str, **values: Any) -> None:  # noqa: A002
-        fixed = {name: values.pop(name) for name in ("start", "seats", "deadline", "round_count",
-                                                     "check_in")}
+    async def create(interaction: discord.Interaction, **values: Any) -> None:
+        fixed = {option.name: values.pop(option.name) for option in TOURNAMENT_OPTIONS}
         chosen = {k: v for k, v in values.items() if v is not None}
-        await _ui(bot).create(interaction, game, format, chosen, fixed["start"],
+        await _ui(bot).create(interaction, game, fixed["format"], chosen, fixed["start"],
                               fixed["seats"], fixed["deadline"], fixed["round_count"],
                               bool(fixed["check_in"]))
 
-    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    params = [
-        inspect.Parameter("interaction", kind, annotation=discord.Interaction),
-        inspect.Parameter("format", kind, annotation=str),
-        inspect.Parameter("start", kind, default=None, annotation=str | None),
-        inspect.Parameter("seats", kind, default=16,
-                          annotation=app_commands.Range[int, 2, MAX_PLAYERS]),
-        inspect.Parameter("deadline", kind, default=None, annotation=int | None),
-        inspect.Parameter("round_count", kind, default=None,
-                          annotation=app_commands.Range[int, 1, MAX_ROUNDS] | None),
-        inspect.Parameter("check_in", kind, default=False, annotation=bool),
-    ]
-    descriptions = {name: locale_str(text) for name, text in HELP.items()}
-    for option in playable_options(game):
-        params.append(inspect.Parameter(option.name, kind, default=None,
-                                        annotation=annotation_for(option)))
-        descriptions[option.name] = locale_str(option_help(None, game, option))
-    create.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    create.__name__ = create.__qualname__ = game
-    create = app_commands.choices(
+    create = with_options(create, game, [*TOURNAMENT_OPTIONS, *game_options(game)])
+    return app_commands.choices(
         deadline=DEADLINE_CHOICES,
         format=[app_commands.Choice(name=locale_str(FORMAT_NAMES[f]), value=f)
                 for f in FORMATS if f in formats])(create)
-    return app_commands.describe(**descriptions)(create)
 
 
 def tournament_group(bot: TableBot) -> app_commands.Group:
@@ -134,13 +115,6 @@ def tournament_group(bot: TableBot) -> app_commands.Group:
     return group
 
 
-class TournamentCog(commands.Cog):
+class TournamentCog(GroupCog):
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.group = tournament_group(bot)
-
-    async def cog_load(self) -> None:
-        self.bot.tree.add_command(self.group)
-
-    async def cog_unload(self) -> None:
-        self.bot.tree.remove_command(self.group.name)
+        super().__init__(bot, tournament_group(bot))

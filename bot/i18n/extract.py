@@ -49,7 +49,7 @@ KEYWORDS = {
     "N_": None,
     "locale_str": None,
 }
-# Engine refusals (engines.base.Explained subclasses): the first argument is the template.
+# Engine refusals (engines.explained.Explained subclasses): the first argument is the template.
 ENGINES = ROOT / "engines"
 ENGINE_KEYWORDS = {
     "IllegalMove": None,

@@ -6,8 +6,8 @@ built from an English template and params (`IllegalMove("you have no stone on sq
 carries them in the TableError params `reason_template` / `reason_params` (next to `reason`,
 the English text), and `refusal_text` says them in the player's language.
 
-Params that are words (`engines.base.Word`: colours, ends of a row) are translated too, option
-names (`engines.base.OptionName`) are shown as the client shows them; numbers, squares, spots,
+Params that are words (`engines.explained.Word`: colours, ends of a row) are translated too, option
+names (`engines.explained.OptionName`) are shown as the client shows them; numbers, squares, spots,
 point names and move texts are shown as they are.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.i18n import N_, t
 from bot.i18n.grammar import option_label
-from engines.base import OptionName, Word
+from engines.explained import OptionName, Word
 
 # Every word the engines pass as a Word param, marked for the catalogues.
 WORDS = (

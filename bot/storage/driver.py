@@ -17,12 +17,16 @@ Rows come back as dicts keyed by column name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+import functools
+import types
+import typing
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,29 @@ def as_time(value: str | datetime | None) -> datetime | None:
     if value is None or isinstance(value, datetime):
         return value.astimezone(UTC) if value is not None else None
     return datetime.fromisoformat(value)
+
+
+def from_row(cls: type[R], row: Mapping[str, Any], **values: Any) -> R:
+    """The dataclass `cls` from a row: every field not given in `values` is the column of its
+    name (a column not selected: the field's default), times read with `as_time` and flags
+    (stored as 0/1) as bools."""
+    for name, read in _readers(cls):
+        if name not in values and name in row:
+            values[name] = read(row[name]) if read is not None else row[name]
+    return cls(**values)
+
+
+@functools.cache
+def _readers(cls: type) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """Per field of `cls`: its name and how its column is read (None: as it comes)."""
+    hints = typing.get_type_hints(cls)
+    readers: list[tuple[str, Callable[[Any], Any] | None]] = []
+    for field in fields(cls):
+        hint = hints[field.name]
+        kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        read = as_time if datetime in kinds else bool if bool in kinds else None
+        readers.append((field.name, read))
+    return tuple(readers)
 
 
 def stamp(at: datetime) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.driver import as_time
+from bot.storage.driver import from_row
 from bot.storage.repository import Repository
 
 MAX_LIMIT = 100
@@ -58,18 +58,8 @@ async def finished_tables(
         players[r.table_id].append(
             HistoryPlayer(r.seat, r.user_id, r.name, r.rank, r.score, r.resigned)
         )
-    return [
-        FinishedTable(
-            table_id=row["id"],
-            guild_id=row["guild_id"],
-            game=row["game"],
-            created_at=as_time(row["created_at"]),
-            started_at=as_time(row["started_at"]),
-            finished_at=as_time(row["finished_at"]),
-            players=players[row["id"]],
-        )
-        for row in tables
-    ]
+    return [from_row(FinishedTable, row, table_id=row["id"], players=players[row["id"]])
+            for row in tables]
 
 
 __all__ = ["MAX_LIMIT", "FinishedTable", "HistoryPlayer", "finished_tables"]

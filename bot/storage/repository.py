@@ -22,6 +22,7 @@ from bot.storage.driver import (
     Fetch,
     Unit,
     as_time,
+    from_row,
     not_durable,
     read_only,
 )
@@ -160,67 +161,13 @@ _SETTINGS = (
 
 
 def _table(row: dict[str, Any]) -> TableRow:
-    return TableRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        host_id=row["host_id"],
-        status=row["status"],
-        posted_ply=row["posted_ply"],
-        posted_final=bool(row["posted_final"]),
-        message_id=row["message_id"],
-        outcome=json.loads(row["outcome"]) if row["outcome"] else None,
-        created_at=as_time(row["created_at"]),
-        started_at=as_time(row["started_at"]),
-        finished_at=as_time(row["finished_at"]),
-        deadline_seconds=row["deadline_seconds"],
-        absence_rule=row["absence_rule"],
-        max_misses=row["max_misses"],
-        hints=bool(row["hints"]),
-        ply=row["ply"],
-        lobby_channel_id=row.get("lobby_channel_id"),
-        lobby_message_id=row.get("lobby_message_id"),
-        broken=bool(row.get("broken")),
-    )
-
-
-def _seat(r: dict[str, Any]) -> SeatRow:
-    return SeatRow(r["position"], r["user_id"], r["name"], r["side"], r["misses"],
-                   bool(r["taken_over"]))
-
-
-def _timer(row: dict[str, Any]) -> TimerRow:
-    return TimerRow(
-        table_id=row["table_id"],
-        seat=row["seat"],
-        since_ply=row["since_ply"],
-        started_at=as_time(row["started_at"]),
-        deadline_at=as_time(row["deadline_at"]),
-        remind_at=as_time(row["remind_at"]),
-        reminded=bool(row["reminded"]),
-    )
-
-
-def _result(r: dict[str, Any]) -> ResultRow:
-    return ResultRow(r["table_id"], r["seat"], r["guild_id"], r["game"], r["user_id"],
-                     r["name"], r["rank"], r["score"], bool(r["resigned"]),
-                     as_time(r["finished_at"]))
+    return from_row(TableRow, row, options=json.loads(row["options"]),
+                    outcome=json.loads(row["outcome"]) if row["outcome"] else None)
 
 
 def _standing(row: dict[str, Any], game: str | None) -> StandingRow:
-    return StandingRow(
-        user_id=row["user_id"],
-        name=row["name"],
-        game=game,
-        games=row["games"],
-        wins=row["wins"],
-        average_rank=float(row["average_rank"]),
-        mu=row["mu"] if game else None,
-        sigma=row["sigma"] if game else None,
-    )
+    return from_row(StandingRow, row, game=game, average_rank=float(row["average_rank"]),
+                    mu=row["mu"] if game else None, sigma=row["sigma"] if game else None)
 
 
 _TIMER_COLUMNS = "table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded"
@@ -280,8 +227,9 @@ def _load(table_id: int, first_ply: int) -> Unit[LoadedTable | None]:
     timers = yield Fetch(
         f"SELECT {_TIMER_COLUMNS} FROM timers WHERE table_id = ? ORDER BY seat", (table_id,)
     )
-    return LoadedTable(_table(rows[0]), [_seat(s) for s in seats], first_ply,
-                       [(m["actor"], m["move"]) for m in moves], [_timer(t) for t in timers])
+    return LoadedTable(_table(rows[0]), [from_row(SeatRow, s) for s in seats], first_ply,
+                       [(m["actor"], m["move"]) for m in moves],
+                       [from_row(TimerRow, t) for t in timers])
 
 
 # -- units: writes --------------------------------------------------------------------------
@@ -437,7 +385,7 @@ def _claim_timers(
             "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE table_id = ? AND seat = ?",
             [(until, owner, r["table_id"], r["seat"]) for r in rows],
         )
-    return [_timer(r) for r in rows]
+    return [from_row(TimerRow, r) for r in rows]
 
 
 def _put_settings(guild_id: int, values: dict[str, Any], at: datetime) -> Unit[int]:
@@ -616,7 +564,7 @@ class Repository(TournamentQueries):
             f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position",
             (table_id,),
         )
-        return [_seat(r) for r in rows]
+        return [from_row(SeatRow, r) for r in rows]
 
     async def add_seat(self, table_id: int, user_id: int, name: str, side: int | None) -> bool:
         """Seat a user last in join order; False if they were seated already."""
@@ -660,7 +608,7 @@ class Repository(TournamentQueries):
         rows = await self._rows(
             f"SELECT {_TIMER_COLUMNS} FROM timers WHERE table_id = ? ORDER BY seat", (table_id,)
         )
-        return [_timer(row) for row in rows]
+        return [from_row(TimerRow, row) for row in rows]
 
     async def claim_timers(
         self, now: datetime, until: datetime, owner: str, limit: int = 50,
@@ -704,7 +652,7 @@ class Repository(TournamentQueries):
         rows = await self._rows(
             "SELECT * FROM results WHERE table_id = ? ORDER BY seat", (table_id,)
         )
-        return [_result(r) for r in rows]
+        return [from_row(ResultRow, r) for r in rows]
 
     async def get_ratings(
         self, guild_id: int, game: str, user_ids: Sequence[int]
@@ -735,7 +683,7 @@ class Repository(TournamentQueries):
             " ORDER BY wins DESC, games DESC, average_rank ASC, r.user_id LIMIT ?",
             (guild_id, limit),
         )
-        return [_standing({**row, "mu": None, "sigma": None}, None) for row in rows]
+        return [_standing(row, None) for row in rows]
 
     async def user_standings(self, guild_id: int, user_id: int) -> list[StandingRow]:
         """One player's standing in each game played in the guild, by game id."""
@@ -775,4 +723,4 @@ def _finished(
         f"SELECT * FROM results WHERE table_id IN ({_marks(len(ids))}) ORDER BY table_id, seat",
         ids,
     )
-    return tables, [_result(r) for r in results]
+    return tables, [from_row(ResultRow, r) for r in results]

@@ -108,9 +108,11 @@ def _create(values: dict[str, Any]) -> Unit[int]:
 
 
 def _sign_up(tournament_id: int, user_id: int, name: str, at: datetime,
-             checked_in: bool) -> Unit[str]:
-    """'ok', or why not: 'closed' (not in sign-up), 'full', 'already'."""
-    rows = yield Fetch("SELECT status, seat_limit FROM tournaments WHERE id = ?",
+             checked_in: bool, locking: str) -> Unit[str]:
+    """'ok', or why not: 'closed' (not in sign-up), 'full', 'already'. The tournament's row is
+    locked (`locking`; SQLite's write transaction already is), so racing sign-ups are counted
+    one after the other and never go over the limit."""
+    rows = yield Fetch(f"SELECT status, seat_limit FROM tournaments WHERE id = ?{locking}",
                        (tournament_id,))
     if not rows or rows[0]["status"] != "signup":
         return "closed"
@@ -227,7 +229,9 @@ class TournamentQueries:
     async def sign_up(self, tournament_id: int, user_id: int, name: str, at: datetime,
                       checked_in: bool = False) -> str:
         """'ok' or why not ('closed', 'full', 'already')."""
-        return await self.driver.run(_sign_up, tournament_id, user_id, name, at, checked_in)
+        locking = " FOR UPDATE" if self.driver.dialect == "postgresql" else ""
+        return await self.driver.run(_sign_up, tournament_id, user_id, name, at, checked_in,
+                                     locking)
 
     async def withdraw(self, tournament_id: int, user_id: int) -> bool:
         """Leave during sign-up; False if not signed up (or no longer in sign-up)."""

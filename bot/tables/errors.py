@@ -55,7 +55,7 @@ class TableError(Exception):
 
 def reason_params(err: BaseException) -> dict[str, Any]:
     """TableError params for an engine's refusal: `reason` (the English text) and, when the
-    engine gave one (engines.base.Explained), `reason_template` and `reason_params`, so the bot
+    engine gave one (engines.explained.Explained), `reason_template` and `reason_params`, so the bot
     can say it in the player's language."""
     out: dict[str, Any] = {"reason": str(err)}
     template = getattr(err, "template", None)

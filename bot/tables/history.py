@@ -14,10 +14,12 @@ being played: its log holds the deals).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bot import workers
+from bot.i18n import t
 from bot.storage import Repository
 from bot.storage.history import FinishedTable, HistoryPlayer, finished_tables
 from bot.tables.errors import TableError
@@ -37,7 +39,6 @@ class ExportFile:
     data: bytes
     filename: str
     frames: int = 0  # replays: frames in the animation
-    duration_ms: int = 0  # replays: one loop
 
 
 def _repository(source: TableService | Repository) -> Repository:
@@ -53,7 +54,9 @@ async def recent_games(
     return await finished_tables(_repository(source), guild_id, user_id, limit)
 
 
-async def _shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+async def shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:
+    """A table with a game to show (replay, export, review): of `guild_id` (any guild when
+    None) and started. TableError `not_found` or `not_running` otherwise."""
     table = await service.get(table_id)
     if guild_id is not None and table.guild_id != guild_id:
         raise TableError("not_found", table_id=table_id)
@@ -62,27 +65,33 @@ async def _shown_table(service: TableService, table_id: int, guild_id: int | Non
     return table
 
 
+def _drawn_replay(locale: str | None, *args: Any, **options: Any) -> replay.Replay:
+    """`build_replay` with the pictures' words in `locale`'s language (in a worker)."""
+    return replay.build_replay(*args, gettext=functools.partial(t, locale), **options)
+
+
 async def replay_file(
-    service: TableService, table_id: int, guild_id: int | None = None, **options: Any
+    service: TableService, table_id: int, guild_id: int | None = None,
+    locale: str | None = None, **options: Any,
 ) -> ExportFile:
     """The animated replay of a started table (running ones too: only public views are
-    drawn). `options` go to `renderers.replay.build_replay` (frame_ms, final_hold_ms,
-    max_bytes)."""
-    table = await _shown_table(service, table_id, guild_id)
+    drawn), its words in `locale`'s language. `options` go to
+    `renderers.replay.build_replay` (frame_ms, final_hold_ms, max_bytes)."""
+    table = await shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
     made = await workers.run(
-        "background", replay.build_replay, table.game, table.options, len(table.seats),
+        "background", _drawn_replay, locale, table.game, table.options, len(table.seats),
         list(table.log), outcome=table.outcome, **options,
     )
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
-                      made.frames, made.duration_ms)
+                      made.frames)
 
 
 async def export_file(
     service: TableService, table_id: int, guild_id: int | None = None
 ) -> ExportFile:
     """The JSON export of a finished (or cancelled after starting) table."""
-    table = await _shown_table(service, table_id, guild_id)
+    table = await shown_table(service, table_id, guild_id)
     if not exportable(table):
         raise TableError("not_allowed")
     return ExportFile(to_json_bytes(export_table(table)), f"table-{table.id}-{table.game}.json")
@@ -90,5 +99,5 @@ async def export_file(
 
 __all__ = [
     "DISCORD_UPLOAD_LIMIT", "REPLAY_MAX_BYTES", "ExportFile", "FinishedTable", "HistoryPlayer",
-    "export_file", "recent_games", "replay_file",
+    "export_file", "recent_games", "replay_file", "shown_table",
 ]

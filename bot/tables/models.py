@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.storage.repository import StandingRow
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
 
@@ -123,18 +124,11 @@ class MoveResult:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """A player's record in one game, or over all games (game None, rating None)."""
+class Standing(StandingRow):
+    """A player's record in one game, or over all games (game None, rating None): the stored
+    standing (games, wins, average rank, mu and sigma) with its rating."""
 
-    user_id: int
-    name: str
-    game: str | None
-    games: int
-    wins: int
-    average_rank: float
-    rating: float | None  # openskill ordinal (mu - 3 sigma); higher is better
-    mu: float | None = None
-    sigma: float | None = None
+    rating: float | None = None  # openskill ordinal (mu - 3 sigma); higher is better
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.storage import LoadedTable, PlaceTaken, Repository, SeatRow, StandingRow
+from bot.storage.driver import from_row
 from bot.tables import computers, pipeline, ratings, turns
 from bot.tables.deadlines import DeadlineMixin
 from bot.tables.errors import TableError, reason_params
@@ -131,36 +132,20 @@ class TableService(UpkeepMixin, DeadlineMixin):
         else:
             replay = self._replay(row.id, row.options, eng, len(seats), log_)
             state, since = replay.state, dict(replay.since)  # a copy: callers may not share
-        table = Table(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            thread_id=row.thread_id,
-            game=row.game,
+        table = from_row(  # the rest as stored: ids, status, times, outcome, lobby message
+            Table, vars(row),
             options=options,
             chosen_options=row.options if row.started_at is None else {},
-            host_id=row.host_id,
-            status=row.status,
             seats=seats,
             state=state,
             log=log_,
-            posted_ply=row.posted_ply,
-            posted_final=row.posted_final,
-            message_id=row.message_id,
-            created_at=row.created_at,
-            started_at=row.started_at,
-            finished_at=row.finished_at,
-            outcome=row.outcome,
             since=since,
             deadline_seconds=row.deadline_seconds or 86400,
             absence_rule=row.absence_rule or "takeover",
             max_misses=row.max_misses or 3,
             misses={s.position: s.misses for s in seat_rows if s.misses},
             taken_over=frozenset(s.position for s in seat_rows if s.taken_over),
-            hints=row.hints,
             timers={t.seat: t for t in loaded.timers},
-            lobby_channel_id=row.lobby_channel_id,
-            lobby_message_id=row.lobby_message_id,
         )
         self._remember(table)
         return table
@@ -584,17 +569,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
     @staticmethod
     def _standing(row: StandingRow) -> Standing:
         rating = ratings.ordinal(row.mu, row.sigma) if row.mu is not None else None
-        return Standing(
-            user_id=row.user_id,
-            name=row.name,
-            game=row.game,
-            games=row.games,
-            wins=row.wins,
-            average_rank=row.average_rank,
-            rating=rating,
-            mu=row.mu,
-            sigma=row.sigma,
-        )
+        return Standing(**vars(row), rating=rating)
 
     async def leaderboard(
         self, guild_id: int, game: str | None = None, limit: int = 10

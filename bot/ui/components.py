@@ -29,12 +29,27 @@ if TYPE_CHECKING:
 LOBBY_ACTIONS = ("join", "join0", "join1", "leave", "start", "startfixed", "cancel")
 
 
+class Rebuilt:
+    """A DynamicItem mixin: its constructor takes the template's groups, in order, as its
+    leading arguments, those named in `custom_id_numbers` as ints; so `from_custom_id`
+    rebuilds it from any custom id it made."""
+
+    custom_id_numbers: frozenset[str] = frozenset({"table", "ply"})
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
+    ) -> Any:
+        return cls(*(int(value) if name in cls.custom_id_numbers else value  # type: ignore[call-arg]
+                     for name, value in match.groupdict().items()))
+
+
 def _controller(interaction: discord.Interaction) -> Controller:
     return interaction.client.ui  # type: ignore[attr-defined]
 
 
 class LobbyButton(
-    ui.DynamicItem[ui.Button],
+    Rebuilt, ui.DynamicItem[ui.Button],
     template=r"lobby:(?P<table>\d+):(?P<action>join0|join1|join|leave|startfixed|start|cancel"
              r"|cpueasy|cpunormal|cpuhard|cpuremove)",
 ):
@@ -60,19 +75,13 @@ class LobbyButton(
         self.table_id = table_id
         self.action = action
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(int(match["table"]), match["action"])
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await _controller(interaction).lobby_action(interaction, self.table_id, self.action)
 
 
 class MoveButton(
-    ui.DynamicItem[ui.Button],
+    Rebuilt, ui.DynamicItem[ui.Button],
     template=r"mv:(?P<table>\d+):(?P<ply>\d+):(?P<move>[^:]{1,80})",
 ):
     def __init__(
@@ -97,12 +106,6 @@ class MoveButton(
         )
         self.table_id, self.ply, self.move = table_id, ply, move
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> MoveButton:
-        return cls(int(match["table"]), int(match["ply"]), match["move"])
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await _controller(interaction).play_component(
@@ -118,7 +121,7 @@ def one_choice(custom_id: str, options: list[discord.SelectOption] | None,
 
 
 class MoveSelect(
-    ui.DynamicItem[ui.Select],
+    Rebuilt, ui.DynamicItem[ui.Select],
     template=r"ms:(?P<table>\d+):(?P<ply>\d+):(?P<where>c\d*|e|h)",
 ):
     def __init__(self, table_id: int, ply: int, where: str,
@@ -128,12 +131,6 @@ class MoveSelect(
                          row=row)
         self.table_id, self.ply, self.where = table_id, ply, where
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> MoveSelect:
-        return cls(int(match["table"]), int(match["ply"]), match["where"])
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         move = self.item.values[0] if self.item.values else ""
@@ -142,18 +139,12 @@ class MoveSelect(
         )
 
 
-class GroupSelect(ui.DynamicItem[ui.Select], template=r"mg:(?P<table>\d+):(?P<ply>\d+)"):
+class GroupSelect(Rebuilt, ui.DynamicItem[ui.Select], template=r"mg:(?P<table>\d+):(?P<ply>\d+)"):
     def __init__(self, table_id: int, ply: int,
                  options: list[discord.SelectOption] | None = None, *,
                  placeholder: str | None = None, row: int | None = None) -> None:
         super().__init__(one_choice(f"mg:{table_id}:{ply}", options, placeholder), row=row)
         self.table_id, self.ply = table_id, ply
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> GroupSelect:
-        return cls(int(match["table"]), int(match["ply"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -161,7 +152,7 @@ class GroupSelect(ui.DynamicItem[ui.Select], template=r"mg:(?P<table>\d+):(?P<pl
         await _controller(interaction).show_group(interaction, self.table_id, self.ply, group)
 
 
-class PickButton(ui.DynamicItem[ui.Button], template=r"pk:(?P<table>\d+):(?P<ply>\d+)"):
+class PickButton(Rebuilt, ui.DynamicItem[ui.Button], template=r"pk:(?P<table>\d+):(?P<ply>\d+)"):
     def __init__(self, table_id: int, ply: int, *, label: str = "", row: int | None = None) -> None:
         super().__init__(
             ui.Button(
@@ -173,12 +164,6 @@ class PickButton(ui.DynamicItem[ui.Button], template=r"pk:(?P<table>\d+):(?P<ply
             row=row,
         )
         self.table_id, self.ply = table_id, ply
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> PickButton:
-        return cls(int(match["table"]), int(match["ply"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -378,16 +378,24 @@ class Controller:
             choices.append(app_commands.Choice(name=name[:100], value=move))
         return choices[:25]
 
+    async def _private_answer_about(
+        self, interaction: discord.Interaction, table_id: int
+    ) -> Table | None:
+        """Defer a private answer about the table and read it; None (refused) when it is gone."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            return await self.service.get(table_id)
+        except TableError as err:
+            await self.refuse(interaction, err)
+            return None
+
     async def show_group(
         self, interaction: discord.Interaction, table_id: int, ply: int, group: str
     ) -> None:
         """A group (piece) was chosen: answer privately with the moves of that group."""
         loc = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            table = await self.service.get(table_id)
-        except TableError as err:
-            await self.refuse(interaction, err)
+        table = await self._private_answer_about(interaction, table_id)
+        if table is None:
             return
         refusal = self.service.refusal(table, interaction.user.id, ply)
         if refusal is not None:
@@ -412,11 +420,8 @@ class Controller:
     async def show_hand(self, interaction: discord.Interaction, table_id: int, ply: int) -> None:
         """"Pick privately": the hand as an ephemeral message (for closed DMs)."""
         loc = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            table = await self.service.get(table_id)
-        except TableError as err:
-            await self.refuse(interaction, err)
+        table = await self._private_answer_about(interaction, table_id)
+        if table is None:
             return
         seat = table.seat_of(interaction.user.id)
         if seat is not None and table.status == "running" and is_private_pick(table) and \

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from bot.i18n import N_, t
 from bot.i18n.refusals import refusal_text
 from bot.tables import TableError
+
+T = TypeVar("T")
 
 TABLE_ERRORS: dict[str, str] = {
     "not_found": N_("I can't find that table any more."),
@@ -76,6 +79,15 @@ async def refuse_privately(interaction: Any, error: TableError) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def unless_refused(interaction: Any, check: Awaitable[T]) -> T | None:
+    """What `check` gives, or None once the TableError it raised is told privately."""
+    try:
+        return await check
+    except TableError as err:
+        await refuse_privately(interaction, err)
+        return None
 
 
 def missing_permission_text(locale: object, permission: str, place: str) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,7 +20,7 @@ from discord import ui
 from bot.games import presentation
 from bot.i18n import t
 from bot.ui.board import game_title
-from bot.ui.components import view_of
+from bot.ui.components import Rebuilt, view_of
 from bot.ui.drawing import draw
 from bot.ui.faults import guarded
 from bot.ui.guide_texts import PAGE_TITLES, PAGES
@@ -139,17 +138,11 @@ async def share_page(interaction: discord.Interaction, game: str, page: str) -> 
                                     ephemeral=True)
 
 
-class PageSelect(ui.DynamicItem[ui.Select], template=r"rules:(?P<game>[a-z_]{1,40})"):
+class PageSelect(Rebuilt, ui.DynamicItem[ui.Select], template=r"rules:(?P<game>[a-z_]{1,40})"):
     def __init__(self, game: str, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(ui.Select(custom_id=f"rules:{game}", options=options or [],
                                    min_values=1, max_values=1))
         self.game = game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> PageSelect:
-        return cls(match["game"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -159,18 +152,12 @@ class PageSelect(ui.DynamicItem[ui.Select], template=r"rules:(?P<game>[a-z_]{1,4
         await turn_page(interaction, self.game, page)
 
 
-class ShareButton(ui.DynamicItem[ui.Button],
+class ShareButton(Rebuilt, ui.DynamicItem[ui.Button],
                   template=r"rshare:(?P<game>[a-z_]{1,40}):(?P<page>[a-z]{1,20})"):
     def __init__(self, game: str, page: str, label: str = "") -> None:
         super().__init__(ui.Button(label=label or None, style=discord.ButtonStyle.secondary,
                                    emoji="📣", custom_id=f"rshare:{game}:{page}"))
         self.game, self.page = game, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> ShareButton:
-        return cls(match["game"], match["page"])
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

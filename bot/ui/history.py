@@ -13,10 +13,16 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.commands import t_plain
 from bot.tables import TableError
-from bot.tables.history import FinishedTable, export_file, recent_games, replay_file
+from bot.tables.history import (
+    FinishedTable,
+    export_file,
+    recent_games,
+    replay_file,
+    shown_table,
+)
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
-from bot.ui.errors import refuse_privately
+from bot.ui.errors import refuse_privately, unless_refused
 from bot.ui.faults import choices_in_time, defer_publicly
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import defer_public, ensure_language, interaction_channel_locale
@@ -100,26 +106,23 @@ async def table_choices(
 
 async def _replayable(bot: TableBot, table_id: int, guild_id: int) -> int:
     """The number of frames of the table's replay; TableError if it has none to show."""
-    table = await bot.service.get(table_id)
-    if table.guild_id != guild_id:
-        raise TableError("not_found", table_id=table_id)
-    if table.state is None:
-        raise TableError("not_running")
+    table = await shown_table(bot.service, table_id, guild_id)
     return len(replay.replay_plan(table.game, table.options, len(table.seats),
                                   list(table.log), table.outcome))
 
 
 async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
-    try:  # refusals first, privately; then the (slow) public replay
-        frames = await _replayable(bot, table_id, interaction.guild_id)
-    except TableError as err:
-        await refuse_privately(interaction, err)
+    # refusals first, privately; then the (slow) public replay
+    frames = await unless_refused(interaction, _replayable(bot, table_id, interaction.guild_id))
+    if frames is None:
         return
     await defer_publicly(interaction)
+    await ensure_language(bot, interaction.guild_id)
+    loc = interaction_channel_locale(interaction)
     try:
         file = await replay_file(bot.service, table_id, interaction.guild_id,
-                                 frame_ms=frame_ms(frames))
+                                 locale=getattr(loc, "value", loc), frame_ms=frame_ms(frames))
     except Busy:
         await interaction.followup.send(t(
             interaction.locale, "Sorry, many replays are being drawn right now. Please try "
@@ -128,8 +131,6 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
     except TableError as err:
         await refuse_privately(interaction, err)
         return
-    await ensure_language(bot, interaction.guild_id)
-    loc = interaction_channel_locale(interaction)
     text = t(loc, "Replay of table {table} ({frames} pictures).", table=table_id,
              frames=file.frames)
     await interaction.followup.send(
@@ -138,10 +139,9 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
 
 async def send_export(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
-    try:
-        file = await export_file(bot.service, table_id, interaction.guild_id)
-    except TableError as err:
-        await refuse_privately(interaction, err)
+    file = await unless_refused(interaction,
+                                export_file(bot.service, table_id, interaction.guild_id))
+    if file is None:
         return
     await defer_publicly(interaction)
     await ensure_language(bot, interaction.guild_id)

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,7 +19,7 @@ from discord import ui
 
 from bot.i18n import N_, t
 from bot.tables import Table, TableError
-from bot.ui.components import view_of
+from bot.ui.components import Rebuilt, view_of
 from bot.ui.errors import table_error_text
 from bot.ui.faults import guarded
 from bot.ui.lobby import lobby_embed
@@ -178,18 +177,13 @@ class LobbyKeeper:
             await self.edit_lobby(table, N_("Cancelled by {name} with {/cancel}."), name=name)
 
 
-class ReplaceLobby(ui.DynamicItem[ui.Button], template=r"lobbyclose:(?P<table>\d+)"):
+class ReplaceLobby(Rebuilt, ui.DynamicItem[ui.Button], template=r"lobbyclose:(?P<table>\d+)"):
     """"Close that lobby": offered privately by /play for a lobby whose message is gone."""
 
     def __init__(self, table_id: int, *, label: str = "") -> None:
         super().__init__(ui.Button(label=label or None, style=discord.ButtonStyle.danger,
                                    custom_id=f"lobbyclose:{table_id}"))
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> ReplaceLobby:
-        return cls(int(match["table"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

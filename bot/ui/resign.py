@@ -6,15 +6,14 @@ when the channel's table is no longer that table).
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import ui
 
 from bot.i18n import t
 from bot.ui.board import game_title
-from bot.ui.components import view_of
+from bot.ui.components import Rebuilt, view_of
 from bot.ui.faults import guarded
 
 if TYPE_CHECKING:
@@ -50,17 +49,11 @@ async def confirm(bot: TableBot, interaction: discord.Interaction, table_id: int
     await bot.ui.resign(interaction)
 
 
-class ConfirmResign(ui.DynamicItem[ui.Button], template=r"resign:(?P<table>\d+)"):
+class ConfirmResign(Rebuilt, ui.DynamicItem[ui.Button], template=r"resign:(?P<table>\d+)"):
     def __init__(self, table_id: int, label: str = "") -> None:
         super().__init__(ui.Button(label=label or None, style=discord.ButtonStyle.danger,
                                    custom_id=f"resign:{table_id}"))
         self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> ConfirmResign:
-        return cls(int(match["table"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +22,12 @@ from bot import workers
 from bot.i18n import N_, t
 from bot.tables import TableError
 from bot.tables.export import exportable
+from bot.tables.history import shown_table
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title, seat_names
+from bot.ui.components import Rebuilt
 from bot.ui.drawing import draw, picture_words
-from bot.ui.errors import refuse_privately
+from bot.ui.errors import refuse_privately, unless_refused
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from engines.ai.review import review, reviewable
@@ -103,11 +104,7 @@ def forget() -> None:
 
 
 async def _reviewable_table(bot: TableBot, table_id: int, guild_id: int) -> Table:
-    table = await bot.service.get(table_id)
-    if table.guild_id != guild_id:
-        raise TableError("not_found", table_id=table_id)
-    if table.state is None:
-        raise TableError("not_running")
+    table = await shown_table(bot.service, table_id, guild_id)
     if not exportable(table) or not reviewable(table.game):
         # A running game is not reviewed: the review would be a strong player's advice.
         raise TableError("not_allowed")
@@ -154,21 +151,17 @@ def review_embed(table: Table, result: dict[str, Any], locale: object) -> discor
 
 
 class MistakeButton(
-    ui.DynamicItem[ui.Button],
+    Rebuilt, ui.DynamicItem[ui.Button],
     template=r"rv:(?P<table>\d+):(?P<seat>\d+):(?P<k>\d)",
 ):
     """Shows the board after one listed mistake beside the board after the better move."""
+
+    custom_id_numbers = frozenset({"table", "seat", "k"})
 
     def __init__(self, table_id: int, seat: int, k: int, *, label: str = "") -> None:
         super().__init__(ui.Button(label=label or None, style=discord.ButtonStyle.secondary,
                                    custom_id=f"rv:{table_id}:{seat}:{k}"))
         self.table_id, self.seat, self.k = table_id, seat, k
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> MistakeButton:
-        return cls(int(match["table"]), int(match["seat"]), int(match["k"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_mistake(interaction.client, interaction,  # type: ignore[arg-type]
@@ -189,10 +182,10 @@ def review_view(table: Table, result: dict[str, Any], locale: object) -> ui.View
 
 async def send_review(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
-    try:  # refusals first, privately; then the (slow) public review
-        table = await _reviewable_table(bot, table_id, interaction.guild_id)
-    except TableError as err:
-        await refuse_privately(interaction, err)
+    # refusals first, privately; then the (slow) public review
+    table = await unless_refused(interaction,
+                                 _reviewable_table(bot, table_id, interaction.guild_id))
+    if table is None:
         return
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
@@ -214,11 +207,10 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
                        seat: int, k: int) -> None:
     """A button of a review: the board after the mistake (red) and after the better move
     (green), as a private reply."""
-    try:
-        assert interaction.guild_id is not None
-        table = await _reviewable_table(bot, table_id, interaction.guild_id)
-    except TableError as err:
-        await refuse_privately(interaction, err)
+    assert interaction.guild_id is not None
+    table = await unless_refused(interaction,
+                                 _reviewable_table(bot, table_id, interaction.guild_id))
+    if table is None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:

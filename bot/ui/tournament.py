@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from bot.tournaments import pairing
 from bot.tournaments.service import Tournament, TournamentError, TournamentService
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
+from bot.ui.components import Rebuilt
 from bot.ui.computers import player_name
 from bot.ui.drawing import draw, picture_words
 from bot.ui.errors import table_error_text
@@ -92,18 +92,15 @@ def title_of(tournament: Tournament, locale: object) -> str:
 # -- the sign-up message ------------------------------------------------------------------------
 
 
-class TournamentButton(ui.DynamicItem[ui.Button],
+class TournamentButton(Rebuilt, ui.DynamicItem[ui.Button],
                        template=r"tour:(?P<id>\d+):(?P<action>join|leave|checkin)"):
+    custom_id_numbers = frozenset({"id"})
+
     def __init__(self, tournament_id: int, action: str, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(ui.Button(label=label or None, style=style,
                                    custom_id=f"tour:{tournament_id}:{action}"))
         self.tournament_id, self.action = tournament_id, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: re.Match[str], /) -> TournamentButton:
-        return cls(int(match["id"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.tournaments_ui.button(  # type: ignore[attr-defined]

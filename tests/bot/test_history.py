@@ -23,20 +23,9 @@ from bot.tables.export import (
 from bot.tables.history import export_file, recent_games, replay_file
 from engines import CHANCE, get_engine
 from renderers.replay import replay_frames
-from tests.bot.backends import Opener
 from tests.bot.test_tables import play_random, started
 
 GUILD, OTHER_GUILD = 1, 2
-
-
-@pytest.fixture
-async def repo(opener: Opener) -> Repository:
-    return await opener()
-
-
-@pytest.fixture
-def service(repo: Repository) -> TableService:
-    return TableService(repo, rng=random.Random(11))
 
 
 async def finish(service: TableService, game: str, players: int, channel: int, users: list[int],
@@ -182,3 +171,14 @@ async def test_files_for_the_discord_layer(service: TableService, played: list[T
     # A running table may be replayed too: public views only.
     live = await replay_file(service, running.id, GUILD)
     assert live.data[:6] == b"GIF89a" and live.frames >= 1
+
+
+async def test_a_replay_is_drawn_in_the_readers_language(
+    service: TableService, played: list[Table]
+) -> None:
+    resigned = played[3]
+    english = await replay_file(service, resigned.id, GUILD, locale="en-US", frame_ms=600)
+    japanese = await replay_file(service, resigned.id, GUILD, locale="ja", frame_ms=600)
+    assert japanese.frames == english.frames
+    # The same boards, but the words drawn on them (standings, labels) are Japanese.
+    assert japanese.data != english.data

@@ -119,6 +119,25 @@ async def test_sign_up_refusals_and_the_start_time(opener: Opener) -> None:
     assert err.value.code == "started_leave"
 
 
+async def test_racing_sign_ups_never_go_over_the_seat_limit(opener: Opener) -> None:
+    clock = Clock()
+    one = await process(opener, clock, 1, same=False)
+    two = await process(opener, clock, 2, same=True)
+    created = await one.create(GUILD, CHANNEL, ORGANISER, "senet", "swiss", {},
+                               clock.t + timedelta(minutes=30), 4, 3600)
+
+    async def join(service: TournamentService, user: int) -> str:
+        try:
+            await service.join(created.id, user, f"p{user}")
+        except TournamentError as err:
+            return err.code
+        return "ok"
+
+    answers = await asyncio.gather(*(join((one, two)[user % 2], user) for user in range(12)))
+    assert answers.count("ok") == 4 and answers.count("full") == 8
+    assert len((await one.get(created.id)).row.entrants) == 4
+
+
 def test_start_times_organisers_type() -> None:
     now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     assert parse_start("90", now) == now + timedelta(minutes=90)

@@ -11,7 +11,8 @@ import random
 from typing import Any
 
 from engines import Decision, Engine, GameInfo, IllegalMove, Option, ranks_from_scores
-from engines.base import check_options, require_field
+from engines.base import require_field
+from engines.options import check_options
 
 GAME_ID = "test_nim"
 
@@ -21,9 +22,6 @@ class NimState(tuple):
 
 
 class Nim(Engine):
-    id = GAME_ID
-    min_players = 2
-    max_players = 3
     option_spec = [Option("heaps", "int", 3, 2, 5, help="how many heaps")]
     info = GameInfo(id=GAME_ID, name="Nim", min_players=2, max_players=3,
                     decisions=(Decision("play", ("take",)),))
@@ -53,7 +51,7 @@ class Nim(Engine):
     def sample_chance(self, state: dict, rng: random.Random) -> str:
         raise ValueError("chance does not act in Nim")
 
-    def apply_events(self, state: dict, actor: int, move: str) -> tuple[dict, list[dict]]:
+    def _resolve(self, state: dict, actor: int, move: str, events: list[dict] | None) -> dict:
         if move not in self.legal_moves(state, actor):
             raise IllegalMove("{move!r} is not a move now", move=move)
         _, k, _, h = self.parse_move(move)
@@ -63,10 +61,11 @@ class Nim(Engine):
         winner = actor if not any(heaps) else None
         after = {"options": state["options"], "heaps": heaps, "turn": (actor + 1) % n,
                  "winner": winner}
-        events = [{"type": "take", "seat": actor, "count": k, "heap": h}]
-        if winner is not None:
-            events.append({"type": "game_over", **self.outcome(after)})
-        return after, events
+        if events is not None:
+            events.append({"type": "take", "seat": actor, "count": k, "heap": h})
+            if winner is not None:
+                events.append({"type": "game_over", **self.outcome(after)})
+        return after
 
     def outcome(self, state: dict) -> dict | None:
         if state["winner"] is None:

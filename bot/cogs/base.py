@@ -1,0 +1,83 @@
+"""What the cogs share: the bot they serve, slash command declarations with translated help,
+and cogs whose commands are a group built when the bot starts (one subcommand per game)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+
+def slash(
+    name: str, description: str, *, guild_only: bool = True, **option_help: str
+) -> Callable[[Any], app_commands.Command[Any, ..., Any]]:
+    """Declare a slash command: `description` and `option_help` (by option name) are message
+    ids, translated by the command tree; most commands make sense in a server only."""
+
+    def declare(callback: Any) -> app_commands.Command[Any, ..., Any]:
+        if option_help:
+            callback = app_commands.describe(
+                **{option: locale_str(text) for option, text in option_help.items()}
+            )(callback)
+        if guild_only:
+            callback = app_commands.guild_only()(callback)
+        return app_commands.command(name=name, description=locale_str(description))(callback)
+
+    return declare
+
+
+@dataclass(frozen=True)
+class SlashOption:
+    """An option of a command built at start-up (/play <game>: the game's own options)."""
+
+    name: str
+    annotation: Any  # as in a callback's signature: bool, str | None, a Range, a Literal
+    help: str  # message id
+    default: Any = inspect.Parameter.empty  # empty: the option is required
+
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def with_options(callback: Callback, name: str, options: Sequence[SlashOption]) -> Callback:
+    """`callback(interaction, **values)` given a signature that lists `options`, from which
+    discord.py reads the command's options, and their translated help."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [inspect.Parameter("interaction", kind, annotation=discord.Interaction)]
+    params += [inspect.Parameter(option.name, kind, default=option.default,
+                                 annotation=option.annotation) for option in options]
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = name
+    return app_commands.describe(
+        **{option.name: locale_str(option.help) for option in options})(callback)
+
+
+class BotCog(commands.Cog):
+    """A cog of the bot's commands; its callbacks reach the services through `self.bot`."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+
+class GroupCog(BotCog):
+    """A cog adding one command group that is built at start-up, such as /play with one
+    subcommand per registered game."""
+
+    def __init__(self, bot: TableBot, group: app_commands.Group) -> None:
+        super().__init__(bot)
+        self.group = group
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
