@@ -167,7 +167,9 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.logs) / tree.name if args.logs else Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        bots = await start_bots(tree, url, database, args.processes, folder, args.profile)
+        settings = dict(item.split("=", 1) for item in args.bot_env)
+        bots = await start_bots(tree, url, database, args.processes, folder, args.profile,
+                                settings)
         try:
             began = time.perf_counter()
             while players.posted < len(tables):  # the first boards, posted by the bots
@@ -311,6 +313,9 @@ def parse_args() -> argparse.Namespace:
                         help="first run the bot code of this checkout, and print ratios")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile each bot process into bench-profile-<shard>.prof")
+    parser.add_argument("--bot-env", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting for the bot processes (repeatable), e.g. "
+                             "BOT_PG_ACQUIRE_TIMEOUT=10")
     parser.add_argument("--logs", metavar="DIR",
                         help="keep the bots' output in DIR/<tree>/bot<shard>.log")
     parser.add_argument("--seed", type=int, default=1)

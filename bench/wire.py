@@ -375,9 +375,9 @@ class BotProcess:
 
 
 async def start_bots(tree: Path, url: str, database: str, processes: int, folder: Path,
-                     profile: bool) -> list[BotProcess]:
+                     profile: bool, settings: dict[str, str] | None = None) -> list[BotProcess]:
     """One `python -m bot` process per shard (plain, unsharded, for one process), with the
-    bot code of `tree`."""
+    bot code of `tree`; `settings`: more environment variables (BOT_PG_POOL_MAX=20, ...)."""
     launcher = Path(__file__).resolve().parent / "bot_process.py"
     bots = []
     for shard_id in range(processes):
@@ -388,6 +388,7 @@ async def start_bots(tree: Path, url: str, database: str, processes: int, folder
                    BENCH_LAG_FILE=str(folder / f"lag{shard_id}.txt"),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH")])),
                    PYTHONUNBUFFERED="1")
+        env.update(settings or {})
         if processes > 1:
             env.update(BOT_SHARD_COUNT=str(processes), BOT_SHARD_IDS=str(shard_id))
         if profile:
