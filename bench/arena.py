@@ -31,12 +31,14 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.baselines import BASELINES, baseline_move  # noqa: E402
-from engines import CHANCE, get_engine  # noqa: E402
+from engines import get_engine  # noqa: E402
 from engines.ai import choose_move  # noqa: E402
+from tests.helpers.playout import play_with  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -90,22 +92,15 @@ def play_one(game: str, first: str, second: str, index: int, budget: float,
     state = eng.new(arena.players, {**arena.options, **(options or {})})
     start = eng.view(state, None)
     times: dict[str, list[float]] = {first: [], second: []}
-    ply = 0
-    while True:
-        actors = eng.to_act(state)
-        if not actors:
-            break
-        actor = actors[0]
-        if actor == CHANCE:
-            move = eng.sample_chance(state, chance)
-        else:
-            ply += 1
-            lvl = levels[actor]
-            t0 = time.perf_counter()
-            move = decide(game, eng.view(state, actor), actor, lvl, base + ply, budget)
-            times[lvl].append(time.perf_counter() - t0)
-        state = eng.apply(state, actor, move)
-    out = eng.outcome(state)
+
+    def timed_decision(state: Any, actor: int, ply: int) -> str:
+        level = levels[actor]
+        t0 = time.perf_counter()
+        move = decide(game, eng.view(state, actor), actor, level, base + ply, budget)
+        times[level].append(time.perf_counter() - t0)
+        return move
+
+    out = eng.outcome(play_with(eng, state, chance, timed_decision))
     return {"levels": levels, "scores": out["scores"], "ranks": out["ranks"], "times": times,
             "start": start.get("points")}
 

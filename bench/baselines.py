@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
-from engines import get_engine
+from engines import Engine, get_engine
 from engines.ai.six_nimmt import Table as SixTable
 from engines.six_nimmt import bullheads
 
@@ -37,106 +38,89 @@ def random_move(game: str, view: dict, seat: int, rng: random.Random) -> str:
     return rng.choice(legal_moves(game, view, seat))
 
 
-def _best(scored: list[tuple[float, str]], rng: random.Random) -> str:
-    top = max(v for v, _ in scored)
-    return rng.choice([m for v, m in scored if v == top])
-
-
 def _row_cost(row: list[int]) -> int:
     return sum(bullheads(c) for c in row)
 
 
-def _six_nimmt(view: dict, seat: int, legal: list[str], rng: random.Random) -> str:
+def _six_nimmt(view: dict, move: str) -> float:
     rows: list[list[int]] = view["rows"]
-    if legal[0].startswith("play"):
-        scored = []
-        for m in legal:
-            card = int(m.split()[1])
-            below = [r for r in rows if r[-1] < card]
-            if not below:
-                cost = min(_row_cost(r) for r in rows)
-            else:
-                row = max(below, key=lambda r: r[-1])
-                cost = _row_cost(row) if len(row) >= 5 else 0
-            scored.append((-cost, m))
-        return _best(scored, rng)
-    if legal[0].startswith("take"):
-        return _best([(-_row_cost(rows[int(m.split()[1]) - 1]), m) for m in legal], rng)
-    if legal[0].startswith("place"):
-        return _best([(-_row_cost(rows[int(m.split()[1]) - 1]), m) for m in legal], rng)
-    return rng.choice(legal)  # drafting: no one-ply preference
+    verb, number = move.split()[:2]
+    if verb == "play":
+        card = int(number)
+        below = [r for r in rows if r[-1] < card]
+        if not below:
+            return -min(_row_cost(r) for r in rows)
+        row = max(below, key=lambda r: r[-1])
+        return -_row_cost(row) if len(row) >= 5 else 0
+    if verb in ("take", "place"):
+        return -_row_cost(rows[int(number) - 1])
+    return 0  # drafting: no one-ply preference
 
 
-def _senet(view: dict, seat: int, legal: list[str], rng: random.Random) -> str:
-    eng = get_engine("senet")
-    state = eng.load(view)
+def _senet(eng: Engine, view: dict, seat: int, move: str, after: Any) -> float:
     me, opp = "WB"[seat], "WB"[1 - seat]
     board = view["board"]
-    scored = []
-    for m in legal:
-        after = eng.dump(eng.apply(state, seat, m))
-        new = after["board"]
-        score = 0.0
-        if after["off"][seat] > view["off"][seat]:
-            score += 1000
-        # A swap sends an opponent's stone back: their stones' squares sum drops.
-        theirs = sum(i for i, c in enumerate(board) if c == opp)
-        if sum(i for i, c in enumerate(new) if c == opp) < theirs:
-            score += 100
-        landed = [i for i, c in enumerate(new) if c == me and board[i] != me]
-        if any(new[j] == me for i in landed for j in (i - 1, i + 1) if 0 <= j < len(new)):
-            score += 10
-        # Otherwise move the rearmost stone furthest (it has the longest way to go).
-        score += sum(i for i, c in enumerate(new) if c == me) / 100
-        scored.append((score, m))
-    return _best(scored, rng)
+    position = eng.dump(after)
+    new = position["board"]
+    score = 0.0
+    if position["off"][seat] > view["off"][seat]:
+        score += 1000
+    # A swap sends an opponent's stone back: their stones' squares sum drops.
+    theirs = sum(i for i, c in enumerate(board) if c == opp)
+    if sum(i for i, c in enumerate(new) if c == opp) < theirs:
+        score += 100
+    landed = [i for i, c in enumerate(new) if c == me and board[i] != me]
+    if any(new[j] == me for i in landed for j in (i - 1, i + 1) if 0 <= j < len(new)):
+        score += 10
+    # Otherwise move the rearmost stone furthest (it has the longest way to go).
+    return score + sum(i for i, c in enumerate(new) if c == me) / 100
 
 
-def _cows_leopards(view: dict, seat: int, legal: list[str], rng: random.Random) -> str:
-    eng = get_engine("cows_leopards")
-    state = eng.load(view)
-    scored = []
-    for m in legal:
-        after = eng.apply(state, seat, m)
-        gained = eng.dump(after)["captured"] - view["captured"]
-        exposed = 0
-        if eng.outcome(after) is None:
-            actors = eng.to_act(after)
-            if actors and actors[0] != seat:
-                replies = eng.legal_moves(after, actors[0])
-                exposed = len({r.split("x")[1] for r in replies if "x" in r})
-        # Leopards gain by capturing; cows by never leaving a cow to be jumped.
-        scored.append((gained * 100 - (exposed if seat == 0 else 0), m))
-    return _best(scored, rng)
+def _cows_leopards(eng: Engine, view: dict, seat: int, move: str, after: Any) -> float:
+    gained = eng.dump(after)["captured"] - view["captured"]
+    exposed = 0
+    if eng.outcome(after) is None:
+        actors = eng.to_act(after)
+        if actors and actors[0] != seat:
+            replies = eng.legal_moves(after, actors[0])
+            exposed = len({r.split("x")[1] for r in replies if "x" in r})
+    # Leopards gain by capturing; cows by never leaving a cow to be jumped.
+    return gained * 100 - (exposed if seat == 0 else 0)
 
 
-def _varanasi(view: dict, seat: int, legal: list[str], rng: random.Random) -> str:
-    eng = get_engine("varanasi")
-    state = eng.load(view)
-    scored = []
-    for m in legal:
-        if not m.startswith("take"):
-            scored.append((0.0, m))
-            continue
-        after = eng.dump(eng.apply(state, seat, m))
-        gained = len(after["taken"][seat]) - len(view["taken"][seat]) if after.get(
-            "taken") else 0
-        ended = after.get("set") != view["set"] or not any(after.get("towers", [""]))
-        scored.append((1000.0 * ended + gained, m))
-    return _best(scored, rng)
+def _varanasi(eng: Engine, view: dict, seat: int, move: str, after: Any) -> float:
+    if not move.startswith("take"):
+        return 0.0
+    position = eng.dump(after)
+    gained = len(position["taken"][seat]) - len(view["taken"][seat]) if position.get(
+        "taken") else 0
+    ended = position.get("set") != view["set"] or not any(position.get("towers", [""]))
+    return 1000.0 * ended + gained
 
 
-GREEDY: dict[str, Callable[[dict, int, list[str], random.Random], str]] = {
-    "six_nimmt": _six_nimmt, "senet": _senet, "cows_leopards": _cows_leopards,
-    "varanasi": _varanasi,
+# The greedy player's score of a move, higher is better: from the position the move leads to
+# (the seat's view loaded as a position) or, for 6 nimmt!, whose view cannot be loaded, from
+# the view alone.
+SCORE_AFTER: dict[str, Callable[[Engine, dict, int, str, Any], float]] = {
+    "senet": _senet, "cows_leopards": _cows_leopards, "varanasi": _varanasi,
 }
+SCORE_IN_VIEW: dict[str, Callable[[dict, str], float]] = {"six_nimmt": _six_nimmt}
 
 
 def greedy_move(game: str, view: dict, seat: int, rng: random.Random) -> str:
+    """The best scored legal move, ties broken at random."""
     legal = legal_moves(game, view, seat)
     if len(legal) == 1:
         return legal[0]
-    return GREEDY[game](view, seat, legal, rng)
+    if game in SCORE_IN_VIEW:
+        scores = [SCORE_IN_VIEW[game](view, m) for m in legal]
+    else:
+        eng = get_engine(game)
+        state = eng.load(view)
+        scores = [SCORE_AFTER[game](eng, view, seat, m, eng.apply(state, seat, m))
+                  for m in legal]
+    top = max(scores)
+    return rng.choice([m for m, score in zip(legal, scores, strict=True) if score == top])
 
 
 def baseline_move(name: str, game: str, view: dict, seat: int, seed: int) -> str:

@@ -3,11 +3,13 @@
 `opener` is parametrised: every test using it runs on SQLite and on PostgreSQL (when a
 server is there: see tests/conftest.py's `postgres_url`; else that half is skipped).
 `opener(same=True)` opens a second connection to the database the first call opened, as a
-second bot process would. `sqlite_opener(path)` is SQLite only.
+second bot process would. `sqlite_opener(path)` is SQLite only. `repo` is the repository the
+first call opens, and `service` the table service on it.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Repository, open_database
+from bot.tables import TableService
 
 Opener = Callable[..., Awaitable[Repository]]
 
@@ -59,3 +62,14 @@ def backend_target(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
 async def opener(backend_target: Any) -> AsyncIterator[Opener]:
     async for open_ in _opening(lambda: backend_target):
         yield open_
+
+
+@pytest.fixture
+async def repo(opener: Opener) -> Repository:
+    return await opener()
+
+
+@pytest.fixture
+def service(repo: Repository) -> TableService:
+    """The table service on `repo`; it draws chance with a seeded Random."""
+    return TableService(repo, rng=random.Random(7))

@@ -30,7 +30,13 @@ from bot.storage import open_database
 from bot.tables import Table
 from bot.ui.badges import seat_label
 from bot.ui.moves import group_of
-from tests.bot.backends import backend_target, opener, sqlite_opener  # noqa: F401  (fixtures)
+from tests.bot.backends import (  # noqa: F401  (fixtures)
+    backend_target,
+    opener,
+    repo,
+    service,
+    sqlite_opener,
+)
 
 SEED = 20240
 
@@ -76,8 +82,8 @@ def make_bot(database: Path, seed: int = SEED, env: list[simcord.Env] | None = N
 @pytest.fixture
 async def database(tmp_path: Path) -> Path:
     path = tmp_path / "bot.sqlite3"
-    repo = await open_database(path)  # created and migrated before the bot starts
-    await repo.close()
+    created = await open_database(path)  # created and migrated before the bot starts
+    await created.close()
     return path
 
 
@@ -420,6 +426,16 @@ class Driver:
                 return table
             table = await self.step()
         raise AssertionError("the game did not end")
+
+    async def finish(self) -> tuple[Table, Any]:
+        """Play to the end: the table is finished and its last board says so, with a picture
+        that decodes. Returns the table and that board."""
+        table = await self.play_until()
+        assert table.status == "finished"
+        final = self.world.last_board(self.world.place(table))
+        assert "Game over" in final.content
+        png_of(await final.attachments[0].read())
+        return table, final
 
 
 async def open_and_start(world: World, game: str, host: str, others: list[str],

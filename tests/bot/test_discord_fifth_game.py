@@ -62,14 +62,10 @@ async def test_nim_from_play_to_leaderboard(world: World) -> None:
     assert buttons[f"mv:{table_id}:{table.ply}:take 3 from 4"] == "Take 3 from heap 4"
 
     driver = Driver(world, table_id, seed=3, slash_every=3)
-    table = await driver.play_until()
-    assert table.status == "finished"
+    table, final = await driver.finish()
     assert driver.seen.by_method.get("button") and driver.seen.by_method.get("slash")
     assert driver.seen.pictures == driver.seen.boards > 3
-
-    final = world.last_board(world.place(table))
-    assert "Game over" in final.content and "took" in final.content  # narrated takes
-    png_of(await final.attachments[0].read())
+    assert "took" in final.content  # narrated takes
     winner = table.outcome["ranks"].index(1)
     gold = next(line for line in final.content.splitlines() if "🥇" in line)
     assert table.seats[winner].name in gold

@@ -23,20 +23,9 @@ from bot.tables.export import (
 from bot.tables.history import export_file, recent_games, replay_file
 from engines import CHANCE, get_engine
 from renderers.replay import PlayedGame, replay_frames
-from tests.bot.backends import Opener
 from tests.bot.test_tables import play_random, started
 
 GUILD, OTHER_GUILD = 1, 2
-
-
-@pytest.fixture
-async def repo(opener: Opener) -> Repository:
-    return await opener()
-
-
-@pytest.fixture
-def service(repo: Repository) -> TableService:
-    return TableService(repo, rng=random.Random(11))
 
 
 async def finish(service: TableService, game: str, players: int, channel: int, users: list[int],

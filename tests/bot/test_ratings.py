@@ -7,7 +7,6 @@ import random
 import pytest
 
 from bot.tables import TableService, ratings
-from tests.bot.backends import Opener
 from tests.bot.test_tables import GUILD, HOST, play_random, started
 
 
@@ -21,11 +20,6 @@ def test_rate_moves_winners_up_and_ties_together() -> None:
     with pytest.raises(ValueError):
         ratings.rate([None], [1, 2])
 
-
-
-@pytest.fixture
-async def service(opener: Opener) -> TableService:
-    return TableService(await opener(), rng=random.Random(11))
 
 
 async def resigned_game(service: TableService, game: str, winner: int, loser: int) -> None:

@@ -4,7 +4,6 @@ and the bot translates the template and the word params (colours, row ends, opti
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -16,15 +15,9 @@ from bot.ui.errors import table_error_text
 from engines import IllegalMove, OptionError, get_engine
 from engines.explained import Word
 from engines.six_nimmt import _side_message
-from tests.bot.backends import Opener
 from tests.bot.conftest import World, open_and_start
 
 GUILD, CHANNEL, HOST = 1, 10, 100
-
-
-@pytest.fixture
-async def service(opener: Opener) -> TableService:
-    return TableService(await opener(), rng=random.Random(7))
 
 
 def private_text(result: Any) -> str:

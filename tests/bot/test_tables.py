@@ -35,16 +35,6 @@ def user(seat_in_join_order: int) -> int:
 
 
 
-@pytest.fixture
-async def repo(opener: Opener) -> Repository:
-    return await opener()
-
-
-@pytest.fixture
-def service(repo: Repository) -> TableService:
-    return TableService(repo, rng=random.Random(7))
-
-
 async def seated(
     service: TableService,
     game: str,

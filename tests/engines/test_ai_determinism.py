@@ -8,37 +8,27 @@ import os
 import random
 import subprocess
 import sys
+from itertools import islice
 
 from engines import CHANCE, get_engine
 from engines.ai import LEVELS, choose_move
+from tests.helpers.playout import random_steps
 
 GAMES = {"senet": 2, "six_nimmt": 4, "cows_leopards": 2, "varanasi": 2}
 BUDGET = 0.2  # small counts keep the test short; the bound is the same kind at any budget
 
 
 def positions() -> list[tuple[str, dict, int]]:
-    """A few positions of each game reached by seeded random play."""
+    """A few positions of each game reached by seeded random play: seats' turns with a choice,
+    every seventh move of the first 200."""
     out = []
     for game, players in GAMES.items():
         eng = get_engine(game)
-        rng = random.Random(len(game))
-        state = eng.new(players, {})
-        taken = 0
-        for ply in range(200):
-            actors = eng.to_act(state)
-            if not actors:
-                break
-            actor = actors[0]
-            if actor == CHANCE:
-                move = eng.sample_chance(state, rng)
-            else:
-                if ply % 7 == 3 and len(eng.legal_moves(state, actor)) > 1:
-                    out.append((game, eng.view(state, actor), actor))
-                    taken += 1
-                    if taken == 3:
-                        break
-                move = rng.choice(eng.legal_moves(state, actor))
-            state = eng.apply(state, actor, move)
+        steps = random_steps(eng, eng.new(players, {}), random.Random(len(game)))
+        chosen = ((game, eng.view(state, actor), actor)
+                  for ply, (state, actor, _move) in zip(range(200), steps, strict=False)
+                  if ply % 7 == 3 and actor != CHANCE and len(eng.legal_moves(state, actor)) > 1)
+        out += islice(chosen, 3)
     return out
 
 

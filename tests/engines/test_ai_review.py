@@ -4,11 +4,13 @@ on what it could see, and a seed fixes the whole review."""
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 from engines import CHANCE, get_engine
 from engines.ai import choose_move
 from engines.ai.review import MISTAKES, review
 from engines.varanasi_grundy import grundy
+from tests.helpers.playout import random_steps
 
 VARANASI = get_engine("varanasi")
 
@@ -86,17 +88,8 @@ def test_a_six_nimmt_review_of_a_seat_ignores_the_others_hands() -> None:
 
 def test_a_seed_fixes_the_review_and_every_seat_gets_an_accuracy() -> None:
     eng = get_engine("senet")
-    rng = random.Random(2)
-    state = eng.new(2, {})
-    log: list[tuple[int, str]] = []
-    while eng.to_act(state) and len(log) < 120:
-        actor = eng.to_act(state)[0]
-        if actor == CHANCE:
-            move = eng.sample_chance(state, rng)
-        else:
-            move = rng.choice(eng.legal_moves(state, actor))
-        state = eng.apply(state, actor, move)
-        log.append((actor, move))
+    steps = random_steps(eng, eng.new(2, {}), random.Random(2))
+    log = [(actor, move) for _state, actor, move in islice(steps, 120)]
     first = review("senet", {}, 2, log, seed=3)
     assert first == review("senet", {}, 2, log, seed=3)
     for seat in first["seats"]:

@@ -10,6 +10,7 @@ from engines import CHANCE, get_engine
 from engines.ai import LEVELS, choose_move
 from engines.ai import six_nimmt as ai
 from tests.helpers.playout import play_random, play_with
+from tests.helpers.six_nimmt import position
 
 ENG = get_engine("six_nimmt")
 FAST = 0.01  # hard budget for the many-games tests: a few dozen playouts
@@ -212,17 +213,8 @@ def test_hard_plays_a_legal_move_at_half_the_bots_budget() -> None:
 
 
 def test_easy_avoids_a_certain_take_when_a_safe_card_exists() -> None:
-    pos = {
-        "game": "six_nimmt",
-        "options": {"players": 2, "points": 66, "professional": False,
-                    "cards": "standard", "rounds": None},
-        "round": 1, "phase": "pick",
-        "rows": [[10, 11, 12, 13, 14], [30], [50], [70]],
-        "hands": [[2, 15, 16, 17, 18, 31], [3, 4, 5, 24, 25, 26]],
-        "picked": [None, None], "pending": None, "queue": [], "points": [66, 66],
-        "pool": [], "drafter": None,
-    }
-    state = ENG.load(pos)
+    state = ENG.load(position([[10, 11, 12, 13, 14], [30], [50], [70]],
+                              [[2, 15, 16, 17, 18, 31], [3, 4, 5, 24, 25, 26]]))
     view = ENG.view(state, 0)
     # 2 is below every row and 15..18 are sixth cards of row 1: only 31 is safe.
     for seed in range(20):
@@ -231,17 +223,9 @@ def test_easy_avoids_a_certain_take_when_a_safe_card_exists() -> None:
 
 
 def test_take_choices_avoid_the_expensive_row() -> None:
-    pos = {
-        "game": "six_nimmt",
-        "options": {"players": 2, "points": 66, "professional": False,
-                    "cards": "standard", "rounds": None},
-        "round": 1, "phase": "take",
-        "rows": [[55, 60], [21], [33, 44, 66], [77, 88, 99]],
-        "hands": [[1, 2, 3, 4, 5], [11, 12, 13, 14, 15]],
-        "picked": [None, None], "pending": {"seat": 0, "card": 10},
-        "queue": [[20, 1]], "points": [66, 66], "pool": [], "drafter": None,
-    }
-    state = ENG.load(pos)
+    state = ENG.load(position([[55, 60], [21], [33, 44, 66], [77, 88, 99]],
+                              [[1, 2, 3, 4, 5], [11, 12, 13, 14, 15]],
+                              phase="take", pending={"seat": 0, "card": 10}, queue=[[20, 1]]))
     view = ENG.view(state, 0)
     for level in LEVELS:
         for seed in range(5):

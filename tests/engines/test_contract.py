@@ -63,6 +63,35 @@ def test_load_rejects_a_position_of_another_game(game: str) -> None:
         eng.load({"game": game})
 
 
+TWENTY_THREE_CARDS = "deal " + " ".join(map(str, range(1, 24)))
+# Before a game's first chance move (6 nimmt!'s deal, Varanasi's setup): malformed chance moves,
+# and seats moving too early, are refused with the reason.
+REFUSED_AT_THE_START = [
+    ("six_nimmt", CHANCE, "deal 1 2 3", "needs 24 cards"),
+    ("six_nimmt", CHANCE, TWENTY_THREE_CARDS + " 1", "card 1 is dealt twice"),
+    ("six_nimmt", CHANCE, TWENTY_THREE_CARDS + " 07", "'07' is not a card"),
+    ("six_nimmt", CHANCE, TWENTY_THREE_CARDS + " 105", "'105' is not a card"),
+    ("six_nimmt", CHANCE, "shuffle", "chance must deal"),
+    ("six_nimmt", 0, "play 5", "the cards have not been dealt yet"),
+    ("varanasi", CHANCE, "setup r4r3r2r1|b4b3b2b1|g4g3g2", "missing: g1"),
+    ("varanasi", CHANCE, "setup r4r3r2r1|b4b3b2b1|g4g3g2g1|g1", "twice"),
+    ("varanasi", CHANCE, "setup r4r3r2r1|b4b3b2b1|g4g3g2g1|y1", "not in use"),
+    ("varanasi", CHANCE, "setup r4r3r2r1|b4b3b2b1||g4g3g2g1", "spot 3 is empty"),
+    ("varanasi", CHANCE, "setup r4r3r2r1|b4b3b2b1|g4g2g3g1", "spot 3"),
+    ("varanasi", CHANCE, "setup r4r3r2r1|b4b3b2b1|g4g3g2g1x", "spot 3"),
+    ("varanasi", CHANCE, "take r", "set up"),
+    ("varanasi", 0, "setup r4r3r2r1|b4b3b2b1|g4g3g2g1", "not set up"),
+]
+
+
+@pytest.mark.parametrize(("game", "actor", "move", "reason"), REFUSED_AT_THE_START)
+def test_moves_before_the_first_chance_move_are_refused(game: str, actor: int, move: str,
+                                                         reason: str) -> None:
+    eng = get_engine(game)
+    with pytest.raises(IllegalMove, match=reason):
+        eng.apply(eng.new(2), actor, move)
+
+
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_random_games_keep_the_contract(game: str) -> None:
     eng = get_engine(game)

@@ -12,6 +12,7 @@ import pytest
 from engines import CHANCE, IllegalMove, get_engine
 from engines.cows_leopards import ENGINE, board
 from engines.cows_leopards import _Board as Board
+from tests.helpers.refusals import refusal
 
 ENG = ENGINE
 
@@ -256,49 +257,18 @@ def test_board_shapes() -> None:
     right = {"h4", "h5", "h6", "i3", "i5", "i7"}
     assert set(a["points"]) == square | top | bottom
     assert set(b["points"]) == square | top | bottom | left | right
-    lines = {tuple(pq) for pq in b["lines"]}
-    for pq in [
-        ("c9", "e9"),
-        ("d8", "e7"),
-        ("c9", "d8"),
-        ("e8", "e9"),
-        ("d8", "e8"),
-        ("a3", "a5"),
-        ("a3", "b4"),
-        ("b4", "c5"),
-        ("c3", "d4"),
-        ("d4", "e3"),
-        ("c3", "d3"),
-        ("c3", "c4"),
-        ("g5", "h4"),
-    ]:
-        assert pq in lines, pq
-    for pq in [
-        ("d3", "e4"),
-        ("c4", "d5"),
-        ("c9", "d9"),
-        ("e5", "e7"),
-        ("d8", "e9"),
-        ("c3", "d2"),
-        ("b5", "c4"),
-        ("b4", "c4"),
-    ]:
-        assert pq not in lines, pq
-    jumps = {tuple(t) for t in b["jumps"]}
-    assert {
-        ("c9", "e9", "g9"),
-        ("g9", "e9", "c9"),
-        ("e9", "e8", "e7"),
-        ("e8", "e7", "e6"),
-        ("c9", "d8", "e7"),
-        ("d8", "e7", "f6"),
-        ("e5", "e6", "e7"),
-        ("a3", "a5", "a7"),
-        ("c5", "b5", "a5"),
-        ("e1", "e2", "e3"),
-    } <= jumps
-    assert ("d8", "e8", "f8") in jumps and ("d3", "e4", "f5") not in jumps
-    assert ("g5", "h4", "i3") in jumps and ("g5", "h4", "i3") not in {tuple(t) for t in a["jumps"]}
+    # Lines and jumps written as the points they pass, in the moves' notation: "c9-e9".
+    lines = {"-".join(pq) for pq in b["lines"]}
+    joined = "c9-e9 d8-e7 c9-d8 e8-e9 d8-e8 a3-a5 a3-b4 b4-c5 c3-d4 d4-e3 c3-d3 c3-c4 g5-h4"
+    apart = "d3-e4 c4-d5 c9-d9 e5-e7 d8-e9 c3-d2 b5-c4 b4-c4"
+    assert set(joined.split()) - lines == set()
+    assert set(apart.split()) & lines == set()
+    jumps = {"-".join(t) for t in b["jumps"]}
+    over = ("c9-e9-g9 g9-e9-c9 e9-e8-e7 e8-e7-e6 c9-d8-e7 d8-e7-f6 e5-e6-e7 a3-a5-a7 c5-b5-a5 "
+            "e1-e2-e3 d8-e8-f8")
+    assert set(over.split()) - jumps == set()
+    assert "d3-e4-f5" not in jumps
+    assert "g5-h4-i3" in jumps and "g5-h4-i3" not in {"-".join(t) for t in a["jumps"]}
     # a fresh copy each time
     a["points"].clear()
     assert len(board("A")["points"]) == 37
@@ -378,8 +348,7 @@ def test_leopard_moves_merge_around_the_drops() -> None:
 
 def test_cows_cannot_move_until_all_dropped() -> None:
     state = play(ENG.new(2), "drop d4", "e5-e6")
-    with pytest.raises(IllegalMove, match="cows cannot move until all 24 are dropped"):
-        ENG.apply(state, 0, "d4-d5")
+    assert "cows cannot move until all 24 are dropped" in refusal(ENG, state, 0, "d4-d5")
 
 
 # 23 cows on board B, leaving the leopards room: one more drop ends the cows' drops.
@@ -398,59 +367,43 @@ def test_cows_step_after_the_last_drop() -> None:
     moves = ENG.legal_moves(state, 0)
     assert moves and all("-" in m for m in moves)
     assert "d5-e5" in moves and "i5-i3" in moves and "i5-h5" in moves
-    with pytest.raises(IllegalMove, match="no cow is left in hand"):
-        ENG.apply(state, 0, "drop f5")
-    with pytest.raises(IllegalMove, match="there is no cow on f5"):
-        ENG.apply(state, 0, "f5-f6")
-    with pytest.raises(IllegalMove, match="e6 is not empty"):
-        ENG.apply(state, 0, "d6-e6")
+    assert "no cow is left in hand" in refusal(ENG, state, 0, "drop f5")
+    assert "there is no cow on f5" in refusal(ENG, state, 0, "f5-f6")
+    assert "e6 is not empty" in refusal(ENG, state, 0, "d6-e6")
 
 
-def test_illegal_moves_say_why() -> None:
-    start = ENG.new(2)
-    with pytest.raises(IllegalMove, match="e5 is not empty"):
-        ENG.apply(start, 0, "drop e5")
-    with pytest.raises(IllegalMove, match="it is the cows' turn"):
-        ENG.apply(start, 1, "e5-e6")
-    with pytest.raises(IllegalMove, match="chance"):
-        ENG.apply(start, CHANCE, "drop a3")
-    with pytest.raises(IllegalMove, match="seat 2"):
-        ENG.apply(start, 2, "drop a3")
-    with pytest.raises(IllegalMove, match="not a move"):
-        ENG.apply(start, 0, "drop")
-    with pytest.raises(IllegalMove, match="not a move"):
-        ENG.apply(start, 0, None)
-    with pytest.raises(IllegalMove, match="not a move"):
-        ENG.apply(start, 0, "Drop a3")
-    with pytest.raises(IllegalMove, match="z9 is not a point on board B"):
-        ENG.apply(start, 0, "drop z9")
-    with pytest.raises(IllegalMove, match="a3 is not a point on board A"):
-        ENG.apply(ENG.new(2, {"board": "A"}), 0, "drop a3")
-    state = play(start, "drop e6")
-    with pytest.raises(IllegalMove, match="it is the leopards' turn"):
-        ENG.apply(state, 0, "drop a3")
-    with pytest.raises(IllegalMove, match="e5 and e7 are not joined by a line"):
-        ENG.apply(state, 1, "e5-e7")
-    with pytest.raises(IllegalMove, match="d3 and e4 are not joined by a line"):
-        ENG.apply(state, 1, "d3-e4")
-    with pytest.raises(IllegalMove, match="another point"):
-        ENG.apply(state, 1, "e5-e5")
-    with pytest.raises(IllegalMove, match="no jump from e5 to e8"):
-        ENG.apply(state, 1, "e5xe8")
-    with pytest.raises(IllegalMove, match="e6 is not empty"):
-        ENG.apply(state, 1, "e5-e6")
-    with pytest.raises(IllegalMove, match="e6 is not empty"):
-        ENG.apply(state, 1, "drop e6")
-    with pytest.raises(IllegalMove, match="there is no cow on f6 to jump over"):
-        ENG.apply(state, 1, "e5xg7")
-    with pytest.raises(IllegalMove, match="there is no leopard on e6"):
-        ENG.apply(state, 1, "e6-e7")
-    state = play(state, "e5xe7", "drop d4")
-    with pytest.raises(IllegalMove, match="cows never capture"):
-        ENG.apply(play(state, "e7-e6"), 0, "d4xf6")
-    state = play(state, "drop a3")
-    with pytest.raises(IllegalMove, match="both leopards are already on the board"):
-        ENG.apply(play(state, "drop a5"), 1, "drop i3")
+# (options, moves played from the start, actor, refused move, the reason it gives)
+LEOPARDS_TURN = ("drop e6",)
+REFUSALS = [
+    ({}, (), 0, "drop e5", "e5 is not empty"),
+    ({}, (), 1, "e5-e6", "it is the cows' turn"),
+    ({}, (), CHANCE, "drop a3", "chance"),
+    ({}, (), 2, "drop a3", "seat 2"),
+    ({}, (), 0, "drop", "not a move"),
+    ({}, (), 0, None, "not a move"),
+    ({}, (), 0, "Drop a3", "not a move"),
+    ({}, (), 0, "drop z9", "z9 is not a point on board B"),
+    ({"board": "A"}, (), 0, "drop a3", "a3 is not a point on board A"),
+    ({}, LEOPARDS_TURN, 0, "drop a3", "it is the leopards' turn"),
+    ({}, LEOPARDS_TURN, 1, "e5-e7", "e5 and e7 are not joined by a line"),
+    ({}, LEOPARDS_TURN, 1, "d3-e4", "d3 and e4 are not joined by a line"),
+    ({}, LEOPARDS_TURN, 1, "e5-e5", "another point"),
+    ({}, LEOPARDS_TURN, 1, "e5xe8", "no jump from e5 to e8"),
+    ({}, LEOPARDS_TURN, 1, "e5-e6", "e6 is not empty"),
+    ({}, LEOPARDS_TURN, 1, "drop e6", "e6 is not empty"),
+    ({}, LEOPARDS_TURN, 1, "e5xg7", "there is no cow on f6 to jump over"),
+    ({}, LEOPARDS_TURN, 1, "e6-e7", "there is no leopard on e6"),
+    ({}, ("drop e6", "e5xe7", "drop d4", "e7-e6"), 0, "d4xf6", "cows never capture"),
+    ({}, ("drop e6", "e5xe7", "drop d4", "drop a3", "drop a5"), 1, "drop i3",
+     "both leopards are already on the board"),
+]
+
+
+@pytest.mark.parametrize(("options", "played", "actor", "move", "reason"), REFUSALS)
+def test_illegal_moves_say_why(options: dict, played: tuple[str, ...], actor: int, move: str,
+                               reason: str) -> None:
+    state = play(ENG.new(2, options), *played)
+    assert reason in refusal(ENG, state, actor, move)
 
 
 def test_jump_captures_once_and_is_not_compulsory() -> None:
@@ -496,8 +449,7 @@ def test_captures_reached_wins_for_the_leopards() -> None:
     assert ENG.end_reason(after) == "captures"
     assert ENG.to_act(after) == [] and ENG.legal_moves(after, 0) == []
     assert ENG.dump(after)["phase"] == "over"
-    with pytest.raises(IllegalMove, match="the game is over"):
-        ENG.apply(after, 0, "drop a3")
+    assert "the game is over" in refusal(ENG, after, 0, "drop a3")
 
 
 def _trap_position(**changes) -> dict:
@@ -617,8 +569,7 @@ def test_leopard_deadline() -> None:
         if deadline:
             assert moves and all(m.startswith("drop") for m in moves)
             for move in ("e5-e4", "e5xe7"):
-                with pytest.raises(IllegalMove, match="the second leopard must be dropped now"):
-                    ENG.apply(state, 1, move)
+                assert "the second leopard must be dropped now" in refusal(ENG, state, 1, move)
         else:
             assert "e5-e4" in moves and "e5xe7" in moves
             ENG.apply(state, 1, "e5xe7")
@@ -677,6 +628,10 @@ def test_dump_load_view() -> None:
     assert ENG.dump(ENG.load(short))["options"] == ENG.default_options(2) | {"board": "A"}
 
 
+# A game one capture wins, the leopards to move, a cow on d4: once the capture is made it is over.
+ONE_CAPTURE_WINS = {"cows": ["d4"], "turn": 1, "options": {"captures": 1}}
+
+
 @pytest.mark.parametrize(
     "changes, field",
     [
@@ -706,26 +661,8 @@ def test_dump_load_view() -> None:
         ({"hand": {"cows": 24}}, "hand"),
         ({"hand": [24, 1]}, "hand"),
         ({"captured": -1}, "captured"),
-        (
-            {
-                "cows": ["d4"],
-                "hand": {"cows": 22, "leopards": 1},
-                "captured": 1,
-                "turn": 1,
-                "options": {"captures": 1},
-            },
-            "phase",
-        ),
-        (
-            {
-                "cows": ["d4"],
-                "hand": {"cows": 21, "leopards": 1},
-                "captured": 2,
-                "turn": 1,
-                "options": {"captures": 1},
-            },
-            "captured",
-        ),
+        ({**ONE_CAPTURE_WINS, "hand": {"cows": 22, "leopards": 1}, "captured": 1}, "phase"),
+        ({**ONE_CAPTURE_WINS, "hand": {"cows": 21, "leopards": 1}, "captured": 2}, "captured"),
         ({"turn": 2}, "turn"),
         ({"turn": 1}, "turn"),
         ({"quiet": 3}, "quiet"),

@@ -4,6 +4,7 @@ seeded random-game loop over many option sets."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -11,6 +12,7 @@ from engines import CHANCE, IllegalMove, get_engine
 from engines.varanasi import COLOUR_LETTERS, VaranasiState, parse_tower
 from engines.varanasi_grundy import canonical, grundy, tower_code
 from tests.helpers.playout import random_steps
+from tests.helpers.refusals import refusal
 
 ENG = get_engine("varanasi")
 
@@ -158,28 +160,6 @@ def test_setup_event_and_who_begins() -> None:
     assert ENG.to_act(ENG.apply(second, CHANCE, setup)) == [1]
 
 
-@pytest.mark.parametrize(
-    ("move", "message"),
-    [
-        ("setup r4r3r2r1|b4b3b2b1|g4g3g2", "missing: g1"),
-        ("setup r4r3r2r1|b4b3b2b1|g4g3g2g1|g1", "twice"),
-        ("setup r4r3r2r1|b4b3b2b1|g4g3g2g1|y1", "not in use"),
-        ("setup r4r3r2r1|b4b3b2b1||g4g3g2g1", "spot 3 is empty"),
-        ("setup r4r3r2r1|b4b3b2b1|g4g2g3g1", "spot 3"),
-        ("setup r4r3r2r1|b4b3b2b1|g4g3g2g1x", "spot 3"),
-        ("take r", "set up"),
-    ],
-)
-def test_illegal_setups(move: str, message: str) -> None:
-    with pytest.raises(IllegalMove, match=message):
-        ENG.apply(ENG.new(2), CHANCE, move)
-
-
-def test_players_wait_for_the_setup() -> None:
-    with pytest.raises(IllegalMove, match="not set up"):
-        ENG.apply(ENG.new(2), 0, "setup r4r3r2r1|b4b3b2b1|g4g3g2g1")
-
-
 # -- takes ------------------------------------------------------------------------------------
 
 
@@ -196,12 +176,9 @@ def test_take_removes_the_top_of_every_tower_of_that_colour() -> None:
 
 def test_take_needs_a_top_disc_of_the_colour() -> None:
     state = load(["r4b3", "g4"])
-    with pytest.raises(IllegalMove, match="no top disc is red"):
-        ENG.apply(state, 0, "take r")
-    with pytest.raises(IllegalMove, match="no top disc is yellow"):
-        ENG.apply(state, 0, "take y")  # not even in use
-    with pytest.raises(IllegalMove, match="not a colour"):
-        ENG.apply(state, 0, "take x")
+    assert "no top disc is red" in refusal(ENG, state, 0, "take r")
+    assert "no top disc is yellow" in refusal(ENG, state, 0, "take y")  # not even in use
+    assert "not a colour" in refusal(ENG, state, 0, "take x")
 
 
 def test_emptied_spots_keep_their_numbers() -> None:
@@ -209,8 +186,7 @@ def test_emptied_spots_keep_their_numbers() -> None:
     after = ENG.apply(state, 0, "take r")
     assert towers_of(after) == ["", "b4", "g4"]
     assert ENG.legal_moves(after, 1) == ["take b", "take g"]
-    with pytest.raises(IllegalMove, match="spot 1 is empty"):
-        ENG.apply(after, 1, "move 1 1 2")
+    assert "spot 1 is empty" in refusal(ENG, after, 1, "move 1 1 2")
 
 
 # -- moves ------------------------------------------------------------------------------------
@@ -236,8 +212,7 @@ def test_height_rule_after_needs_the_destination_to_end_higher() -> None:
     state = load(["r3r2r1", "b4", "g4g3"])
     # d + K > s, with s the source height and d the destination height before the move
     for move in ("move 1 1 3", "move 1 1 2", "move 1 2 2", "move 3 1 2"):  # 3, 2, 3, 2 vs s
-        with pytest.raises(IllegalMove, match="must end higher than spot . was"):
-            ENG.apply(state, 0, move)
+        assert re.search(r"must end higher than spot \d was", refusal(ENG, state, 0, move))
     assert towers_of(ENG.apply(state, 0, "move 1 2 3")) == ["r3", "b4", "g4g3r2r1"]
     assert towers_of(ENG.apply(state, 0, "move 1 3 2")) == ["", "b4r3r2r1", "g4g3"]
     assert ENG.legal_moves(state, 0) == [
@@ -247,8 +222,7 @@ def test_height_rule_after_needs_the_destination_to_end_higher() -> None:
 
 def test_height_rule_before_needs_the_destination_to_be_higher_already() -> None:
     state = load(["r2r1", "b4", "g4g3b2"], height_rule="before")
-    with pytest.raises(IllegalMove, match="spot 2 must already be higher than spot 1"):
-        ENG.apply(state, 0, "move 1 2 2")
+    assert "spot 2 must already be higher than spot 1" in refusal(ENG, state, 0, "move 1 2 2")
     assert towers_of(ENG.apply(state, 0, "move 1 1 3")) == ["r2", "b4", "g4g3b2r1"]
     assert ENG.legal_moves(state, 0) == ["move 1 1 3", "take b", "take r"]
     after_rule = load(["r2r1", "b4", "g4g3b2"])
@@ -278,23 +252,19 @@ def test_height_rule_before_needs_the_destination_to_be_higher_already() -> None
 )
 def test_illegal_moves_say_why(move: str, message: str) -> None:
     state = load(["r3r2", "g2", "b4b1", "", "g4g3"])
-    with pytest.raises(IllegalMove, match=message):
-        ENG.apply(state, 0, move)
+    assert message in refusal(ENG, state, 0, move)
 
 
 def test_a_move_must_be_a_string() -> None:
     state = load(["r3r2", "g4"])
     for move in (None, ["take", "r"], 3):
-        with pytest.raises(IllegalMove, match="not a move"):
-            ENG.apply(state, 0, move)  # type: ignore[arg-type]
+        assert "not a move" in refusal(ENG, state, 0, move)
 
 
 def test_only_the_seat_to_move_may_act() -> None:
     state = load(["r3r2", "g4"], turn=1)
-    with pytest.raises(IllegalMove, match="not your turn"):
-        ENG.apply(state, 0, "take r")
-    with pytest.raises(IllegalMove, match="chance"):
-        ENG.apply(state, CHANCE, "setup r4")
+    assert "not your turn" in refusal(ENG, state, 0, "take r")
+    assert "chance" in refusal(ENG, state, CHANCE, "setup r4")
     assert ENG.legal_moves(state, 0) == [] and ENG.legal_moves(state, CHANCE) == []
     with pytest.raises(ValueError):
         ENG.sample_chance(state, random.Random(0))
@@ -349,8 +319,7 @@ def test_match_end_keeps_the_last_set_and_ranks() -> None:
     assert ENG.to_act(after) == [] and ENG.legal_moves(after, 1) == []
     assert ENG.outcome(after) == {"scores": [0, 11], "ranks": [2, 1]}
     assert events[-1] == {"type": "game_over", "scores": [0, 11], "ranks": [2, 1]}
-    with pytest.raises(IllegalMove, match="over"):
-        ENG.apply(after, 1, "take r")
+    assert "over" in refusal(ENG, after, 1, "take r")
 
 
 def test_equal_totals_share_a_rank() -> None:

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from importlib import import_module
 
 from PIL import Image
+
+import renderers
+from renderers.gallery import play
 
 
 def decode_png(png: bytes, width: tuple[int, int], height: tuple[int, int],
@@ -20,3 +25,19 @@ def decode_png(png: bytes, width: tuple[int, int], height: tuple[int, int],
     colours = rgb.getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 20, "picture looks blank"
     return rgb
+
+
+def check_game_over_picture(game: str, players: int, options: dict | None, seed: int,
+                            check: Callable[[bytes], object]) -> None:
+    """A seeded random game to the end: its game-over picture passes `check`, is the one the
+    renderers' dispatcher draws, and changes when the result is reversed."""
+    eng, state, _ = play(game, players, options, seed)
+    outcome = eng.outcome(state)
+    assert outcome is not None
+    view = eng.view(state, None)
+    render = import_module(f"renderers.{game}").render_game_over
+    data = render(view, outcome)
+    check(data)
+    assert renderers.render_game_over(game, view, outcome) == data
+    reversed_result = {"scores": outcome["scores"][::-1], "ranks": outcome["ranks"][::-1]}
+    assert render(view, reversed_result) != data

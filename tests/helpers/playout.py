@@ -1,4 +1,4 @@
-"""Seeded random play through any engine: the loop many tests need, written once."""
+"""Seeded play through any engine: the loops many tests and bench/arena.py need, written once."""
 
 from __future__ import annotations
 

@@ -12,24 +12,16 @@ from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 from engines import CHANCE, get_engine
 from renderers import replay as R
+from tests.helpers.playout import random_steps
 
 
 @cache
 def random_log(game: str, players: int, seed: int, options: tuple = ()) -> tuple:
     """A whole seeded game of random legal moves (chance drawn by the engine)."""
     eng = get_engine(game)
-    rng = random.Random(seed)
-    state = eng.new(players, dict(options) or None)
-    log = []
-    while eng.outcome(state) is None:
-        actor = rng.choice(eng.to_act(state))
-        if actor == CHANCE:
-            move = eng.sample_chance(state, rng)
-        else:
-            move = rng.choice(eng.legal_moves(state, actor))
-        state = eng.apply(state, actor, move)
-        log.append((actor, move))
-    return tuple(log)
+    steps = random_steps(eng, eng.new(players, dict(options) or None), random.Random(seed),
+                         pick_actor=lambda actors, rng: rng.choice(actors))
+    return tuple((actor, move) for _state, actor, move in steps)
 
 
 @cache

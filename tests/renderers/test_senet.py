@@ -11,6 +11,7 @@ import renderers
 from engines import get_engine
 from renderers import senet as R
 from renderers.gallery import has, play
+from tests.helpers.pictures import check_game_over_picture
 
 
 def check_picture(data: bytes) -> Image.Image:
@@ -88,12 +89,4 @@ def test_reverse_s_layout() -> None:
 
 
 def test_game_over() -> None:
-    eng, state, _ = play("senet", 2, None, 3)
-    outcome = eng.outcome(state)
-    assert outcome is not None
-    view = eng.view(state, None)
-    data = R.render_game_over(view, outcome)
-    check_picture(data)
-    assert renderers.render_game_over("senet", view, outcome) == data
-    swapped = {"scores": outcome["scores"][::-1], "ranks": outcome["ranks"][::-1]}
-    assert R.render_game_over(view, swapped) != data
+    check_game_over_picture("senet", 2, None, 3, check_picture)

@@ -12,6 +12,7 @@ from PIL import Image
 import renderers
 from renderers import six_nimmt as R
 from renderers.gallery import has, play
+from tests.helpers.pictures import check_game_over_picture
 
 
 def decode(data: bytes) -> Image.Image:
@@ -153,15 +154,7 @@ def test_logical_hand_ignores_public_hands() -> None:
 
 
 def test_game_over() -> None:
-    eng, state, _ = play("six_nimmt", 6, {"points": 20}, 4)
-    outcome = eng.outcome(state)
-    assert outcome is not None
-    view = eng.view(state, None)
-    data = R.render_game_over(view, outcome)
-    check_picture(data)
-    assert renderers.render_game_over("six_nimmt", view, outcome) == data
-    other = {"scores": outcome["scores"][::-1], "ranks": outcome["ranks"][::-1]}
-    assert R.render_game_over(view, other) != data
+    check_game_over_picture("six_nimmt", 6, {"points": 20}, 4, check_picture)
 
 
 def test_bullhead_cards_are_distinct() -> None:
