@@ -1,6 +1,7 @@
 """Animated replays: a whole game rebuilt from its move log, one GIF frame per meaningful step.
 
-    data = render_replay("senet", table.options, len(table.seats), table.log)   # GIF bytes
+    played = PlayedGame("senet", table.options, len(table.seats), table.log)
+    data = render_replay(played)   # GIF bytes
 
 The log is replayed through the engine (`apply_events`); each frame is the public picture
 (`renderers.render(game, eng.view(state, None), events)`), so a replay never shows more than
@@ -57,6 +58,19 @@ DROP_ALONE = frozenset({"pick"})  # a step with only these gets no frame; events
 
 
 @dataclass(frozen=True)
+class PlayedGame:
+    """A game to replay, plain data (it crosses to the worker processes): the game, its options,
+    the number of players, the move log and, when it differs from the engine's (say after a
+    resign), the table's outcome."""
+
+    game: str
+    options: dict[str, Any] | None
+    players: int
+    log: Sequence[Sequence[Any]]
+    outcome: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class Frame:
     """One frame's data: the public view after `ply` log steps and the events shown with it.
     `outcome` is set on the final game-over frame only (its `events` are then one
@@ -86,18 +100,13 @@ class Replay:
 
 
 # --- the frames' data -----------------------------------------------------------------------
-def replay_plan(
-    game: str,
-    options: dict[str, Any] | None,
-    players: int,
-    log: Sequence[Sequence[Any]],
-    outcome: dict[str, Any] | None = None,
-) -> list[Frame]:
-    """The frames of a replay of `log` (module docstring). `outcome` (say a table's outcome
-    after a resign) overrides the engine's; with neither there is no game-over frame. A log
-    that does not replay raises the engine's ValueError (IllegalMove)."""
-    eng = get_engine(game)
-    state = eng.new(players, options)
+def replay_plan(played: PlayedGame) -> list[Frame]:
+    """The frames of a replay of `played.log` (module docstring). `played.outcome` overrides
+    the engine's; with neither there is no game-over frame. A log that does not replay raises
+    the engine's ValueError (IllegalMove)."""
+    eng = get_engine(played.game)
+    state = eng.new(played.players, played.options)
+    log = played.log
     frames: list[Frame] = []
     carried: list[dict[str, Any]] = []
     for ply, (actor, move) in enumerate(log, start=1):
@@ -110,7 +119,7 @@ def replay_plan(
         carried = []
     if not frames:  # nothing applied yet: the start position
         frames.append(Frame(eng.view(state, None), [], 0))
-    final = outcome if outcome is not None else eng.outcome(state)
+    final = played.outcome if played.outcome is not None else eng.outcome(state)
     if final is not None:
         final = dict(final)
         frames.append(Frame(eng.view(state, None), [{"type": "game_over", **final}],
@@ -118,15 +127,9 @@ def replay_plan(
     return frames
 
 
-def replay_frames(
-    game: str,
-    options: dict[str, Any] | None,
-    players: int,
-    log: Sequence[Sequence[Any]],
-    outcome: dict[str, Any] | None = None,
-) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+def replay_frames(played: PlayedGame) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """`(view, events)` of every frame of the replay, in order (see `replay_plan`)."""
-    return [(f.view, f.events) for f in replay_plan(game, options, players, log, outcome)]
+    return [(f.view, f.events) for f in replay_plan(played)]
 
 
 def render_frame(game: str, frame: Frame, gettext: Callable[[str], str] | None = None) -> bytes:
@@ -144,20 +147,15 @@ def frame_offset(size: tuple[int, int], canvas: tuple[int, int]) -> tuple[int, i
 
 
 # --- the animation --------------------------------------------------------------------------
-def render_replay(game: str, options: dict[str, Any] | None, players: int,
-                  log: Sequence[Sequence[Any]], **settings: Any) -> bytes:
+def render_replay(played: PlayedGame, **settings: Any) -> bytes:
     """An animated GIF of the whole game (module docstring), at most `max_bytes`; `settings`
     are `build_replay`'s keywords. Blocking (about 25 ms a frame): run it in a worker."""
-    return build_replay(game, options, players, log, **settings).data
+    return build_replay(played, **settings).data
 
 
 def build_replay(
-    game: str,
-    options: dict[str, Any] | None,
-    players: int,
-    log: Sequence[Sequence[Any]],
+    played: PlayedGame,
     *,
-    outcome: dict[str, Any] | None = None,
     frame_ms: int = 900,
     final_hold_ms: int = 3000,
     max_bytes: int = 8_000_000,
@@ -167,8 +165,8 @@ def build_replay(
     pictures' words go through `gettext`."""
     if frame_ms < 20 or final_hold_ms < 20:
         raise ValueError("frame times must be at least 20 ms")
-    plan = replay_plan(game, options, players, log, outcome)
-    pngs = [render_frame(game, frame, gettext) for frame in plan]
+    plan = replay_plan(played)
+    pngs = [render_frame(played.game, frame, gettext) for frame in plan]
     sizes = [_png_size(png) for png in pngs]
     canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
     palette = _palette(pngs, canvas)
@@ -341,6 +339,6 @@ def _encode(
 
 
 __all__ = [
-    "FILE_EXTENSION", "MIME_TYPE", "Frame", "Replay", "build_replay", "frame_offset",
+    "FILE_EXTENSION", "MIME_TYPE", "Frame", "PlayedGame", "Replay", "build_replay", "frame_offset",
     "render_frame", "render_replay", "replay_frames", "replay_plan",
 ]

@@ -4,7 +4,7 @@ and cogs whose commands are a group built when the bot starts (one subcommand pe
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,22 @@ def slash(
         return app_commands.command(name=name, description=locale_str(description))(callback)
 
     return declare
+
+
+def member_command(
+    name: str, description: str, member_help: str,
+    show: Callable[[TableBot, discord.Interaction, discord.Member | None], Awaitable[None]],
+) -> app_commands.Command[Any, ..., Any]:
+    """A cog's command whose one option is a member of the server (optional), answered by
+    `show(bot, interaction, member)`."""
+
+    async def callback(cog: BotCog, interaction: discord.Interaction,
+                       member: discord.Member | None = None) -> None:
+        await show(cog.bot, interaction, member)
+
+    # A method's dotted name: discord.py then passes the cog first, not as an option.
+    callback.__name__, callback.__qualname__ = name, f"{BotCog.__name__}.{name}"
+    return slash(name, description, member=member_help)(callback)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.cogs.base import BotCog, slash
+from bot.cogs.base import BotCog, member_command, slash
 from bot.i18n import N_
 from bot.ui import history
 from bot.ui.faults import cooldown
@@ -45,12 +45,8 @@ class HistoryCog(BotCog):
         self.replay.add_check(cooldown(*HEAVY_COOLDOWN))
         self.export.add_check(cooldown(*HEAVY_COOLDOWN))
 
-    @slash("history", N_("Recently finished games on this server"),
-           member=N_("Only the games of this player"))
-    async def history(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
-    ) -> None:
-        await history.show_history(self.bot, interaction, member)
+    history = member_command("history", N_("Recently finished games on this server"),
+                             N_("Only the games of this player"), history.show_history)
 
     @table_command("replay", N_("Watch a finished game again as an animation"))
     async def replay(self, interaction: discord.Interaction, table: TABLE_NUMBER) -> None:

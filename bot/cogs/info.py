@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.cogs.base import BotCog, slash
+from bot.cogs.base import BotCog, member_command, slash
 from bot.i18n import N_
 from bot.ui import guide, info
 from bot.ui.help import show_help
@@ -55,10 +55,6 @@ class InfoCog(BotCog):
                                   current: str) -> list[app_commands.Choice[str]]:
         return await season_choices(self.bot, interaction, current)
 
-    @slash("stats", N_("A player's games, wins and ratings on this server"),
-           member=N_("The player (default: you)"))
-    async def stats(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
-    ) -> None:
-        await info.show_stats(self.bot, interaction, member)
+    stats = member_command("stats", N_("A player's games, wins and ratings on this server"),
+                           N_("The player (default: you)"), info.show_stats)
 

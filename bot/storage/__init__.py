@@ -14,6 +14,7 @@ from bot.storage.driver import Conflict, Unavailable
 from bot.storage.repository import (
     Commit,
     Finish,
+    HostBusy,
     LoadedTable,
     PlaceTaken,
     Repository,
@@ -60,6 +61,7 @@ __all__ = [
     "Commit",
     "Conflict",
     "Finish",
+    "HostBusy",
     "LoadedTable",
     "PlaceTaken",
     "Repository",

@@ -33,6 +33,14 @@ class PlaceTaken(Exception):
     """The channel or thread already has an active (lobby or running) table."""
 
 
+class HostBusy(Exception):
+    """The member already hosts an open lobby in the guild: `table_id`."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+
 @dataclass(frozen=True)
 class TableRow:
     id: int
@@ -235,9 +243,24 @@ def _load(table_id: int, first_ply: int) -> Unit[LoadedTable | None]:
 # -- units: writes --------------------------------------------------------------------------
 
 
+_LOBBY_OF_HOST = ("SELECT id FROM game_tables WHERE guild_id = ? AND host_id = ?"
+                  " AND status = 'lobby' ORDER BY id LIMIT 1")
+# PostgreSQL: held until the unit's transaction ends, so racing lobbies of one host (in any
+# process) are checked one after the other. SQLite's write transaction already is exclusive.
+_HOST_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+
+
 def _open_lobby(
-    values: tuple[Any, ...], rules: tuple[int, str, int], hints: bool, host: SeatRow
+    values: tuple[Any, ...], rules: tuple[int, str, int], hints: bool, host: SeatRow,
+    one_per_host: bool, host_lock: str,
 ) -> Unit[int]:
+    if one_per_host:
+        guild_id = values[0]
+        if host_lock:
+            yield Fetch(host_lock, (f"lobby host {guild_id} {host.user_id}",))
+        mine = yield Fetch(_LOBBY_OF_HOST, (guild_id, host.user_id))
+        if mine:
+            raise HostBusy(mine[0]["id"])
     try:
         rows = yield Fetch(
             "INSERT INTO game_tables (guild_id, channel_id, thread_id, place_id, game, options,"
@@ -438,13 +461,17 @@ class Repository(TournamentQueries):
     async def open_lobby(
         self, guild_id: int, channel_id: int, thread_id: int | None, game: str,
         options: dict[str, Any], host: SeatRow, created_at: datetime,
-        rules: tuple[int, str, int], hints: bool = False,
+        rules: tuple[int, str, int], hints: bool = False, one_per_host: bool = False,
     ) -> int:
-        """A new lobby with its host seated; PlaceTaken if its place has an active table."""
+        """A new lobby with its host seated; PlaceTaken if its place has an active table;
+        with `one_per_host`, HostBusy if the host already has an open lobby in the guild
+        (checked atomically, across processes too)."""
         place = thread_id if thread_id is not None else channel_id
         values = (guild_id, channel_id, thread_id, place, game, json.dumps(options),
                   host.user_id, created_at)
-        return await self.driver.run(_open_lobby, values, rules, hints, host)
+        host_lock = _HOST_LOCK if self.dialect == "postgresql" else ""
+        return await self.driver.run(_open_lobby, values, rules, hints, host, one_per_host,
+                                     host_lock)
 
     async def load_table(self, table_id: int, first_ply: int = 0) -> LoadedTable | None:
         """A table with its seats, timers and the log from `first_ply`, read together."""
@@ -476,11 +503,7 @@ class Repository(TournamentQueries):
 
     async def open_lobby_of(self, guild_id: int, host_id: int) -> int | None:
         """The open lobby a member hosts in a guild, if any."""
-        rows = await self._rows(
-            "SELECT id FROM game_tables WHERE guild_id = ? AND host_id = ? AND status = 'lobby'"
-            " ORDER BY id LIMIT 1",
-            (guild_id, host_id),
-        )
+        rows = await self._rows(_LOBBY_OF_HOST, (guild_id, host_id))
         return rows[0]["id"] if rows else None
 
     async def active_count(self, guild_id: int) -> int:

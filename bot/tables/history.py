@@ -65,9 +65,16 @@ async def shown_table(service: TableService, table_id: int, guild_id: int | None
     return table
 
 
-def _drawn_replay(locale: str | None, *args: Any, **options: Any) -> replay.Replay:
+def played_game(table: Table) -> replay.PlayedGame:
+    """What a replay of the table is drawn from (its outcome too: a resign ends it)."""
+    return replay.PlayedGame(table.game, table.options, len(table.seats), list(table.log),
+                             table.outcome)
+
+
+def _drawn_replay(locale: str | None, played: replay.PlayedGame,
+                  **options: Any) -> replay.Replay:
     """`build_replay` with the pictures' words in `locale`'s language (in a worker)."""
-    return replay.build_replay(*args, gettext=functools.partial(t, locale), **options)
+    return replay.build_replay(played, gettext=functools.partial(t, locale), **options)
 
 
 async def replay_file(
@@ -79,10 +86,8 @@ async def replay_file(
     `renderers.replay.build_replay` (frame_ms, final_hold_ms, max_bytes)."""
     table = await shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
-    made = await workers.run(
-        "background", _drawn_replay, locale, table.game, table.options, len(table.seats),
-        list(table.log), outcome=table.outcome, **options,
-    )
+    made = await workers.run("background", _drawn_replay, locale, played_game(table),
+                             **options)
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
                       made.frames)
 
@@ -99,5 +104,5 @@ async def export_file(
 
 __all__ = [
     "DISCORD_UPLOAD_LIMIT", "REPLAY_MAX_BYTES", "ExportFile", "FinishedTable", "HistoryPlayer",
-    "export_file", "recent_games", "replay_file", "shown_table",
+    "export_file", "played_game", "recent_games", "replay_file", "shown_table",
 ]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.storage import LoadedTable, PlaceTaken, Repository, SeatRow, StandingRow
+from bot.storage import HostBusy, LoadedTable, PlaceTaken, Repository, SeatRow, StandingRow
 from bot.storage.driver import from_row
 from bot.tables import computers, pipeline, ratings, turns
 from bot.tables.deadlines import DeadlineMixin
@@ -287,10 +287,13 @@ class TableService(UpkeepMixin, DeadlineMixin):
         deadline_seconds: int | None = None,
         absence_rule: str | None = None,
         hints: bool = False,
+        one_per_host: bool = False,
     ) -> Table:
         """A new lobby with the host seated (optionally on `side`). `deadline_seconds` (one
         of deadlines.PRESETS) and `absence_rule` ("takeover"/"forfeit"): None = the
-        server's /settings; TableError("bad_setting")."""
+        server's /settings; TableError("bad_setting"). `one_per_host` (a member's /play; not
+        a tournament's tables): TableError("lobby_limit") if the host already has an open
+        lobby in the server."""
         eng = _engine(game)
         rules = await self._table_rules(guild_id, deadline_seconds, absence_rule)
         chosen = {k: v for k, v in (options or {}).items() if k != "players"}
@@ -307,9 +310,11 @@ class TableService(UpkeepMixin, DeadlineMixin):
         try:  # a unique index keeps one active table per place, even across processes
             table_id = await self._repo.open_lobby(
                 guild_id, channel_id, thread_id, game, chosen,
-                SeatRow(0, host_id, host_name, side), self.now(), rules, hints)
+                SeatRow(0, host_id, host_name, side), self.now(), rules, hints, one_per_host)
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
+        except HostBusy as err:
+            raise await self._lobby_limit(err.table_id) from err
         log.info("table %s opened: %s in guild %s, place %s, host %s", table_id, game,
                  guild_id, thread_id or channel_id, host_id)
         return await self.get(table_id)

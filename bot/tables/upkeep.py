@@ -1,7 +1,9 @@
 """Tables that never block a channel, and limits per server (part of TableService).
 
 - **Limits** (`check_can_open`): at most one open lobby per member per server, and at most
-  the server's `max_tables` lobbies and running tables at once.
+  the server's `max_tables` lobbies and running tables at once. The first is checked again
+  as the lobby is written (`open_table(..., one_per_host=True)`), atomically: two racing
+  /play commands, even in two processes, never open two lobbies for one member.
 - **Cancel** (`cancel`): the host cancels a lobby; a running game only by a member allowed
   to moderate (Manage Messages, or the server's cancel role). A cancelled game is unrated;
   its seats and move log are kept. `lobby_only` is for the lobby's own Cancel button, so an
@@ -54,12 +56,16 @@ class UpkeepMixin:
         """Refuse a new lobby: TableError("lobby_limit") or ("server_full")."""
         mine = await self._repo.open_lobby_of(guild_id, user_id)
         if mine is not None:
-            row = await self._repo.get_table(mine)
-            place = row.thread_id or row.channel_id if row is not None else None
-            raise TableError("lobby_limit", table_id=mine, place=f"<#{place}>")
+            raise await self._lobby_limit(mine)
         settings = await self.get_settings(guild_id)
         if await self._repo.active_count(guild_id) >= settings.max_tables:
             raise TableError("server_full", max=settings.max_tables)
+
+    async def _lobby_limit(self, lobby_id: int) -> TableError:
+        """The refusal of a second lobby, naming where the member's open one is."""
+        row = await self._repo.get_table(lobby_id)
+        place = row.thread_id or row.channel_id if row is not None else None
+        return TableError("lobby_limit", table_id=lobby_id, place=f"<#{place}>")
 
     async def open_counts(self) -> dict[str, int]:
         """Lobbies and running tables, over all servers (for metrics)."""

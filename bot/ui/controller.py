@@ -192,7 +192,7 @@ class Controller:
             table = await self.service.open_table(
                 interaction.guild.id, parent_id, game, options, interaction.user.id,
                 display_name(interaction.user), thread_id=thread_id, side=side,
-                deadline_seconds=deadline, absence_rule=absence, hints=hints)
+                deadline_seconds=deadline, absence_rule=absence, hints=hints, one_per_host=True)
         except TableError as err:
             if thread is not None:
                 await self._drop_thread(thread)

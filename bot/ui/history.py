@@ -16,6 +16,7 @@ from bot.tables import TableError
 from bot.tables.history import (
     FinishedTable,
     export_file,
+    played_game,
     recent_games,
     replay_file,
     shown_table,
@@ -107,8 +108,7 @@ async def table_choices(
 async def _replayable(bot: TableBot, table_id: int, guild_id: int) -> int:
     """The number of frames of the table's replay; TableError if it has none to show."""
     table = await shown_table(bot.service, table_id, guild_id)
-    return len(replay.replay_plan(table.game, table.options, len(table.seats),
-                                  list(table.log), table.outcome))
+    return len(replay.replay_plan(played_game(table)))
 
 
 async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:

@@ -22,7 +22,7 @@ from bot.tables.export import (
 )
 from bot.tables.history import export_file, recent_games, replay_file
 from engines import CHANCE, get_engine
-from renderers.replay import replay_frames
+from renderers.replay import PlayedGame, replay_frames
 from tests.bot.test_tables import play_random, started
 
 GUILD, OTHER_GUILD = 1, 2
@@ -106,8 +106,8 @@ async def test_export_reloads_to_the_same_final_position(played: list[Table]) ->
         assert [(s.actor, s.move) for s in steps] == table.log
         assert from_json_bytes(data)[0] == state
         # The same file drives a replay of the same game.
-        frames = replay_frames(loaded["game"], loaded["options"], loaded["players"],
-                               loaded["log"], loaded["outcome"])
+        frames = replay_frames(PlayedGame(loaded["game"], loaded["options"], loaded["players"],
+                                          loaded["log"], loaded["outcome"]))
         assert frames[-1][0] == eng.view(table.state, None)
         assert exportable(table)
 

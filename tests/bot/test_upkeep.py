@@ -3,6 +3,7 @@ broken tables; the start-up check of the database; operator commands and setting
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sqlite3
@@ -62,6 +63,24 @@ async def test_limits_per_member_and_per_server(opener: Opener) -> None:
     for name, value in (("max_tables", 0), ("lobby_minutes", 1), ("lobby_minutes", True)):
         with pytest.raises(TableError):
             await service.update_settings(GUILD, **{name: value})
+
+
+async def test_racing_lobbies_of_one_member_open_only_one(opener: Opener) -> None:
+    first = TableService(await opener())
+    second = TableService(await opener(same=True))  # another process, the same database
+
+    async def play(service: TableService, channel: int) -> str:  # as /play does
+        try:
+            await service.check_can_open(GUILD, HOST)
+            await service.open_table(GUILD, channel, "senet", None, HOST, "Host",
+                                     one_per_host=True)
+        except TableError as err:
+            return err.code
+        return "ok"
+
+    answers = await asyncio.gather(*(play((first, second)[c % 2], c) for c in range(1, 9)))
+    assert answers.count("ok") == 1 and answers.count("lobby_limit") == 7
+    assert await second.open_counts() == {"lobby": 1, "running": 0}
 
 
 async def test_a_broken_log_is_marked_once_and_cancellable(

@@ -26,8 +26,8 @@ def random_log(game: str, players: int, seed: int, options: tuple = ()) -> tuple
 
 @cache
 def built(game: str, players: int, seed: int, max_bytes: int = 8_000_000) -> R.Replay:
-    return R.build_replay(game, None, players, list(random_log(game, players, seed)),
-                          frame_ms=700, final_hold_ms=2500, max_bytes=max_bytes)
+    played = R.PlayedGame(game, None, players, list(random_log(game, players, seed)))
+    return R.build_replay(played, frame_ms=700, final_hold_ms=2500, max_bytes=max_bytes)
 
 
 def decode(data: bytes) -> list[tuple[Image.Image, int]]:
@@ -58,8 +58,9 @@ def expected_picture(game: str, frame: R.Frame, canvas: tuple[int, int]) -> Imag
 ])
 def test_plan_follows_the_log(game: str, players: int, seed: int) -> None:
     log = list(random_log(game, players, seed))
-    plan = R.replay_plan(game, None, players, log)
-    assert [(f.view, f.events) for f in plan] == R.replay_frames(game, None, players, log)
+    played = R.PlayedGame(game, None, players, log)
+    plan = R.replay_plan(played)
+    assert [(f.view, f.events) for f in plan] == R.replay_frames(played)
     eng = get_engine(game)
     state = eng.new(players)
     views, events_of = {}, {}
@@ -91,7 +92,7 @@ def test_six_nimmt_frames_never_show_an_unplayed_hand_card() -> None:
     log = list(random_log("six_nimmt", 4, 5))
     eng = get_engine("six_nimmt")
     n = 4
-    plan = R.replay_plan("six_nimmt", None, n, log)
+    plan = R.replay_plan(R.PlayedGame("six_nimmt", None, n, log))
     hands: set[int] = set()  # dealt into hands this round (the rest start the rows, face up)
     played: set[int] = set()
     state = eng.new(n)
@@ -128,7 +129,7 @@ def test_six_nimmt_frames_never_show_an_unplayed_hand_card() -> None:
 def test_animation_decodes_to_the_frames_in_order() -> None:
     game, players, seed = "varanasi", 2, 6
     made = built(game, players, seed)
-    plan = R.replay_plan(game, None, players, list(random_log(game, players, seed)))
+    plan = R.replay_plan(R.PlayedGame(game, None, players, list(random_log(game, players, seed))))
     assert made.kept == list(range(len(plan))) and made.scale == 1.0
     decoded = decode(made.data)
     assert len(decoded) == len(plan) == made.frames
@@ -150,7 +151,7 @@ def test_six_nimmt_animation_with_pictures_of_different_sizes() -> None:
     decoded = decode(made.data)
     assert len(decoded) == made.frames == made.total_frames
     assert decoded[-1][1] == 2500 and {ms for _i, ms in decoded[:-1]} == {700}
-    plan = R.replay_plan("six_nimmt", None, 5, list(random_log("six_nimmt", 5, 7)))
+    plan = R.replay_plan(R.PlayedGame("six_nimmt", None, 5, list(random_log("six_nimmt", 5, 7))))
     canvas = (made.width, made.height)
     for i in (0, len(plan) // 2, len(plan) - 2, len(plan) - 1):
         assert mean_difference(decoded[i][0], expected_picture("six_nimmt", plan[i], canvas)) < 1.5
@@ -174,7 +175,7 @@ def test_a_long_game_is_scaled_down_then_thinned_to_fit() -> None:
         round(full.width * R.MIN_SCALE), round(full.height * R.MIN_SCALE))
     assert decoded[-1][1] == 2500
     # The last frame is still the game-over picture, shrunk.
-    plan = R.replay_plan("varanasi", None, 2, list(random_log("varanasi", 2, 6)))
+    plan = R.replay_plan(R.PlayedGame("varanasi", None, 2, list(random_log("varanasi", 2, 6))))
     final = expected_picture("varanasi", plan[-1], (full.width, full.height))
     final = final.resize(decoded[-1][0].size, Image.Resampling.LANCZOS)
     assert mean_difference(decoded[-1][0], final) < 4
@@ -182,13 +183,15 @@ def test_a_long_game_is_scaled_down_then_thinned_to_fit() -> None:
 
 def test_unfinished_and_resigned_games() -> None:
     log = list(random_log("cows_leopards", 2, 8))[:9]
-    plan = R.replay_plan("cows_leopards", None, 2, log)
+    plan = R.replay_plan(R.PlayedGame("cows_leopards", None, 2, log))
     assert plan[-1].outcome is None and plan[-1].ply == 9  # ends on the current position
     resigned = {"scores": [None, None], "ranks": [1, 2], "resigned": [1]}
-    plan = R.replay_plan("cows_leopards", None, 2, log, outcome=resigned)
+    plan = R.replay_plan(R.PlayedGame("cows_leopards", None, 2, log, outcome=resigned))
     assert plan[-1].outcome == resigned and plan[-2].ply == 9
-    assert R.replay_plan("cows_leopards", None, 2, [])[0].ply == 0  # the start position
-    data = R.render_replay("cows_leopards", None, 2, log[:3], frame_ms=500, final_hold_ms=2000)
+    start = R.replay_plan(R.PlayedGame("cows_leopards", None, 2, []))
+    assert start[0].ply == 0  # the start position
+    data = R.render_replay(R.PlayedGame("cows_leopards", None, 2, log[:3]), frame_ms=500,
+                           final_hold_ms=2000)
     assert [ms for _i, ms in decode(data)] == [500, 500, 2000]
 
 
@@ -196,4 +199,4 @@ def test_a_log_that_does_not_replay_is_refused() -> None:
     log = list(random_log("senet", 2, 1))[:6]
     log[3] = (log[3][0], "move 99")
     with pytest.raises(ValueError):
-        R.replay_frames("senet", None, 2, log)
+        R.replay_frames(R.PlayedGame("senet", None, 2, log))
