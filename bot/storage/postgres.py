@@ -361,12 +361,19 @@ async def open_postgres(url: str, settings: PostgresSettings | None = None) -> P
             command_timeout=settings.statement_timeout_ms / 1000 + 2
             if settings.statement_timeout_ms else None,
             server_settings=settings.session(url),
+            reset=_keep_session,
         )
     except UNAVAILABLE as err:
         raise PostgresUnreachable(
             f"cannot connect to PostgreSQL at {describe(url)}: {err or type(err).__name__}"
         ) from err
     return PostgresDriver(pool, settings)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection going back to the pool: units end their own transactions (asyncpg still
+    rolls back one left open) and change nothing else in the session, so the round trip of
+    asyncpg's default reset (RESET ALL, UNLISTEN *, ...) after every unit is saved."""
 
 
 def available_pg() -> list[tuple[int, str, str]]:
