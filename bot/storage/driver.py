@@ -20,13 +20,35 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+# Whether the player behind this work has been answered already (a deferred move, a timer):
+# then a busy PostgreSQL pool is queued for (`answered_wait`) instead of refused at once.
+_answered: ContextVar[bool] = ContextVar("storage_answered", default=False)
+
+
+@contextmanager
+def player_answered() -> Iterator[None]:
+    """Within this block the work may wait longer for a connection: nobody is waiting for
+    Discord's 3-second answer, and a refusal would be worse than a late board."""
+    token = _answered.set(True)
+    try:
+        yield
+    finally:
+        _answered.reset(token)
+
+
+def is_player_answered() -> bool:
+    return _answered.get()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ Tuning from the environment (all optional):
 - `BOT_PG_STATEMENT_CACHE`: prepared statements cached per connection (100); `0` behind
   PgBouncer older than 1.21 in transaction mode.
 - `BOT_PG_ACQUIRE_TIMEOUT`: seconds to wait for a free connection before answering
-  "unavailable" (1).
+  "unavailable" (1), where a player still waits for the bot's first answer.
+- `BOT_PG_ANSWERED_WAIT`: the same wait for work whose player has been answered already
+  (a deferred move, a posted board, a timer): 30, so a burst queues instead of refusing.
 - `BOT_PG_LOCK_TIMEOUT_MS` / `BOT_PG_STATEMENT_TIMEOUT_MS`: server-side limits per
   statement (1000 / 5000): an interaction must be answered within 3 s, so nothing waits long.
 """
@@ -33,7 +35,15 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 from asyncpg import exceptions as pgerr
 
-from bot.storage.driver import Conflict, Execute, ExecuteMany, Fetch, Unavailable, Unit
+from bot.storage.driver import (
+    Conflict,
+    Execute,
+    ExecuteMany,
+    Fetch,
+    Unavailable,
+    Unit,
+    is_player_answered,
+)
 from bot.storage.migrate import available
 
 T = TypeVar("T")
@@ -76,6 +86,7 @@ class PostgresSettings:
     max_size: int = 10
     statement_cache_size: int = 100
     acquire_timeout: float = 1.0
+    answered_wait: float = 30.0
     connect_timeout: float = 5.0
     lock_timeout_ms: int = 1000
     statement_timeout_ms: int = 5000
@@ -103,6 +114,7 @@ class PostgresSettings:
             max_size=number("BOT_PG_POOL_MAX", default.max_size),
             statement_cache_size=number("BOT_PG_STATEMENT_CACHE", default.statement_cache_size),
             acquire_timeout=number("BOT_PG_ACQUIRE_TIMEOUT", default.acquire_timeout, float),
+            answered_wait=number("BOT_PG_ANSWERED_WAIT", default.answered_wait, float),
             lock_timeout_ms=number("BOT_PG_LOCK_TIMEOUT_MS", default.lock_timeout_ms),
             statement_timeout_ms=number(
                 "BOT_PG_STATEMENT_TIMEOUT_MS", default.statement_timeout_ms
@@ -210,6 +222,12 @@ class PostgresDriver:
     def pool(self) -> asyncpg.Pool:
         return self._pool
 
+    def _acquire_wait(self) -> float:
+        settings = self.settings
+        if is_player_answered():
+            return max(settings.acquire_timeout, settings.answered_wait)
+        return settings.acquire_timeout
+
     async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
         """Run `unit(*args)` as one transaction and return what it returns.
 
@@ -218,7 +236,7 @@ class PostgresDriver:
         `Unavailable` with nothing changed; any other exception rolls back and propagates.
         """
         try:
-            conn = await self._pool.acquire(timeout=self.settings.acquire_timeout)
+            conn = await self._pool.acquire(timeout=self._acquire_wait())
         except UNAVAILABLE as err:
             raise Unavailable(err) from err
         except pgerr.InterfaceError as err:  # the pool is closing or closed

@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.storage import HostBusy, LoadedTable, PlaceTaken, Repository, SeatRow, StandingRow
-from bot.storage.driver import from_row
+from bot.storage.driver import from_row, player_answered
 from bot.tables import computers, pipeline, ratings, turns
 from bot.tables.deadlines import DeadlineMixin
 from bot.tables.errors import TableError, reason_params
@@ -255,13 +255,15 @@ class TableService(UpkeepMixin, DeadlineMixin):
     ) -> MoveResult | None:
         """Load, build and commit a change under the table's lock; when another process
         committed first, load again and rebuild (so refusals see the new position)."""
-        for _ in range(COMMIT_ATTEMPTS):
-            async with self._lock(table_id):
-                table = await self.get(table_id)
-                try:
-                    return await build(table)
-                except _Moved:
-                    continue
+        # Every change is made after its interaction was deferred (or by a timer).
+        with player_answered():
+            for _ in range(COMMIT_ATTEMPTS):
+                async with self._lock(table_id):
+                    table = await self.get(table_id)
+                    try:
+                        return await build(table)
+                    except _Moved:
+                        continue
         raise TableError("stale")
 
     # -- lobby -----------------------------------------------------------------------------
@@ -567,7 +569,8 @@ class TableService(UpkeepMixin, DeadlineMixin):
 
     async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
         """The board for `ply` is posted as `message_id`; `posted_ply` never goes back."""
-        await self._repo.mark_posted(table_id, ply, message_id)
+        with player_answered():
+            await self._repo.mark_posted(table_id, ply, message_id)
 
     # -- standings -------------------------------------------------------------------------
 

@@ -11,7 +11,14 @@ from datetime import UTC, datetime, timedelta, timezone
 import asyncpg
 import pytest
 
-from bot.storage.driver import Conflict, Execute, ExecuteMany, Fetch, Unavailable
+from bot.storage.driver import (
+    Conflict,
+    Execute,
+    ExecuteMany,
+    Fetch,
+    Unavailable,
+    player_answered,
+)
 from bot.storage.postgres import (
     PostgresDriver,
     PostgresSettings,
@@ -351,4 +358,26 @@ async def test_a_busy_pool_answers_unavailable_instead_of_queueing(postgres_url:
                 await driver.run(one)
         assert await driver.run(one) == 1
     finally:
+        await driver.close()
+
+
+async def test_work_for_an_answered_player_queues_for_a_busy_pool(postgres_url: str) -> None:
+    settings = PostgresSettings(min_size=1, max_size=1, acquire_timeout=0.1, answered_wait=30)
+    driver = await open_postgres(postgres_url, settings)
+
+    def one():
+        return (yield Fetch("SELECT 1 AS one"))[0]["one"]
+
+    busy = await driver.pool.acquire()  # every connection is busy ...
+    try:
+        with player_answered():  # ... but this move was deferred: it waits its turn
+            waiting = asyncio.ensure_future(driver.run(one))
+            await asyncio.sleep(0.3)  # longer than acquire_timeout
+            assert not waiting.done()
+        await driver.pool.release(busy)
+        busy = None
+        assert await waiting == 1
+    finally:
+        if busy is not None:
+            await driver.pool.release(busy)
         await driver.close()
