@@ -131,7 +131,7 @@ def test_hard_moves_to_a_grundy_zero_position(rule: str) -> None:
         g = grundy(towers, rule)
         rules, pos, _, _ = ai._read(view)
         legal = [ai.parse_move(m) for m in ENG.legal_moves(ENG.load(view), 0)]
-        solver = ai.Solver(rule == "before", False, 10**6, float("inf"))
+        solver = ai.Solver(rule == "before", False, 10**6)
         result, move, _ = ai.solve_move(rules, pos, legal, solver)
         assert result is (g != 0)
         if g:
@@ -155,7 +155,7 @@ def test_full_sets_agree_with_grundy_when_solved() -> None:
         rules, pos, _, _ = ai._read(view)
         legal = [ai.parse_move(m) for m in ENG.legal_moves(state, 0)]
         nodes = int(0.6 * ai.SOLVER_NODES_PER_SECOND)
-        result, move, _ = ai.solve_move(rules, pos, legal, ai.Solver(False, False, nodes, 1e18))
+        result, move, _ = ai.solve_move(rules, pos, legal, ai.Solver(False, False, nodes))
         if result is None:
             continue
         solved += 1
@@ -196,7 +196,7 @@ def test_claimed_wins_hold_against_brute_force(rule: str, misere: bool) -> None:
         view = position(towers, misere=misere, height_rule=rule, sets=1)
         rules, pos, _, _ = ai._read(view)
         legal = [ai.parse_move(m) for m in ENG.legal_moves(ENG.load(view), 0)]
-        solver = ai.Solver(rule == "before", misere, 10**6, float("inf"))
+        solver = ai.Solver(rule == "before", misere, 10**6)
         result, move, _ = ai.solve_move(rules, pos, legal, solver)
         assert result is brute_force_wins(tuple(towers), rule, misere)
         if result:
@@ -218,7 +218,7 @@ def test_paranoid_wins_are_real() -> None:
         view = position(towers, players=3, sets=1)
         rules, pos, _, _ = ai._read(view)
         legal = [ai.parse_move(m) for m in ENG.legal_moves(ENG.load(view), 0)]
-        move = ai.paranoid_move(rules, pos, legal, ai.Paranoid(3, False, 10**6, float("inf")))
+        move = ai.paranoid_move(rules, pos, legal, ai.Paranoid(3, False, 10**6))
         if move is None:
             continue
         found += 1
