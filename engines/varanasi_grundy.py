@@ -105,10 +105,12 @@ def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
             child = [POP[x] if TOP_COLOUR[x] == c else x for x in pos]
             out.append(tuple(sorted([x for x in child if x])))
     table = _PAIRS[before]
+    tops = [TOP_SIZE[x] for x in pos]
     for i, src in enumerate(pos):
+        below = BELOW[src]
         for j, dst in enumerate(pos):
-            if i == j:
-                continue
+            if not below[tops[j]]:
+                continue  # no disc of the source fits (always so for j == i)
             moves = table.get(src << 12 | dst)
             if moves is None:
                 moves = pair_moves(src, dst, before)
@@ -161,9 +163,12 @@ def canonical(codes: Iterable[int]) -> list[int]:
         if sig:
             present.append((sig, colour))
     present.sort()
-    sigs = [sig for sig, _ in present]
-    if len(set(sigs)) == len(sigs):
-        return _relabelled(towers, [colour for _, colour in present])
+    if all(present[i][0] != present[i + 1][0] for i in range(len(present) - 1)):
+        label = [0] * 6
+        for n, (_, colour) in enumerate(present, 1):
+            label[colour] = n
+        table = _relabel_table(tuple(label))
+        return sorted([table[c & 63] | table[c >> 6] << 6 for c in towers])
     groups: dict[int, list[int]] = {}
     for sig, colour in present:
         groups.setdefault(sig, []).append(colour)

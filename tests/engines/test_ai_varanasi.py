@@ -14,6 +14,7 @@ from engines.ai import LEVELS, choose_move
 from engines.ai import varanasi as ai
 from engines.varanasi_grundy import grundy
 from tests.helpers.playout import play_with
+from tests.helpers.varanasi import random_towers
 
 ENG = get_engine("varanasi")
 
@@ -39,23 +40,6 @@ def position(towers: list[str], turn: int = 0, players: int = 2, **options: obje
         "game": "varanasi", "options": opts, "set": 1, "phase": "play", "towers": towers,
         "turn": turn, "taken": taken, "scores": [0] * players,
     }
-
-
-def random_towers(rng: random.Random, colours: int, discs: int) -> list[str]:
-    """A random position of `discs` discs of the first `colours` colours, with empty spots."""
-    pool = [(s, c) for c in "rbgywk"[:colours] for s in (1, 2, 3, 4)]
-    chosen = sorted(rng.sample(pool, discs), reverse=True)  # large first
-    towers: list[list[tuple[int, str]]] = []
-    for s, c in chosen:
-        open_towers = [t for t in towers if t[-1][0] > s]
-        if open_towers and rng.random() < 0.5:
-            rng.choice(open_towers).append((s, c))
-        else:
-            towers.append([(s, c)])
-    texts = ["".join(f"{c}{s}" for s, c in t) for t in towers]
-    texts += [""] * rng.randrange(2)
-    rng.shuffle(texts)
-    return texts
 
 
 OPTION_SETS = [
@@ -253,12 +237,23 @@ def test_normal_beats_easy() -> None:
     assert wins >= 0.75 * games
 
 
-def test_hard_finds_the_win_it_used_to_miss_at_the_bots_budget() -> None:
-    """Grundy value 6, 4 colours: only `move 1 1 2` and `move 6 3 3` win (hard once played
-    `move 8 2 2` at 1 s); the count-bounded search finds a win on any machine."""
-    towers = "y3g2|g4g3|r4||y4r3y1|b3y2r1|r2|b4b2g1".split("|")
-    view = position(towers, colours=4)
-    assert grundy(towers) == 6
-    for seed in range(3):
-        move = choose_move("varanasi", view, 0, "hard", seed=seed, budget=1.0)
-        assert move in ("move 1 1 2", "move 6 3 3")
+@pytest.mark.parametrize("colours", [4, 5])
+def test_hard_finds_a_win_wherever_grundy_says_there_is_one(colours: int) -> None:
+    """4 and 5 colours (the default sizes for 3 and 4 players, here with 2) at the bot's 1 s
+    budget: in seeded won positions hard's move leaves a Grundy-0 position. The first is the
+    issue's position (Grundy 6: only `move 1 1 2` and `move 6 3 3` win; hard once played
+    `move 8 2 2`); the count-bounded search finds a win on any machine."""
+    rng = random.Random(colours)
+    samples = [random_towers(rng, colours, rng.randrange(5, 10)) for _ in range(40)]
+    if colours == 4:
+        samples.insert(0, "y3g2|g4g3|r4||y4r3y1|b3y2r1|r2|b4b2g1".split("|"))
+    checked = 0
+    for towers in samples:
+        if grundy(towers) == 0:
+            continue
+        view = position(towers, colours=colours)
+        move = choose_move("varanasi", view, 0, "hard", seed=checked, budget=1.0)
+        rest = after_towers(view, 0, move)
+        assert not any(rest) or grundy(rest) == 0, (towers, move)
+        checked += 1
+    assert checked >= 20
