@@ -6,15 +6,15 @@ is the position.
 - normal: that, plus: never leave a position where the next player wins at once by taking
   everything, a small exact search for endgames, and greed (takes that gain discs) otherwise.
 - hard: where the set is a two-sided game (2 players, or doubles, whose seats alternate
-  teams) it is played exactly, normal play or misère, by a memoised win/loss search bounded
-  by a count of positions. In normal play a position is lost exactly when its Grundy value
-  (`engines.varanasi_grundy`) is 0, so a won position gets a move to a Grundy-0 position;
-  win/loss alone prunes far more than computing whole Grundy values (which has no bound: a
-  4-colour start can take seconds, a 5-colour one minutes), and the search shares the
-  helper's canonical form. For 3 or 4 players it first looks for a win it can force against
-  all the others together (paranoid search). Where that is not solved within the count, or
-  the position is lost anyway, UCT (Monte Carlo tree search, a reward per seat) picks the
-  move, with playouts that take a winning last take when they see one.
+  teams) it is played exactly, normal play or misère, by the memoised win/loss search of
+  `engines.varanasi_grundy` (the one that also gives Grundy values), bounded by a count of
+  positions. Win/loss alone prunes far more than whole Grundy values (which have no bound: a
+  4-colour start can take seconds, a 5-colour one minutes). For 3 or 4 players it first looks
+  for a win it can force against all the others together (paranoid search). Where that is
+  not solved within the count, or the position is lost anyway, UCT (Monte Carlo tree
+  search, a reward per seat) picks the move, with playouts that take a winning last take
+  when they see one. In normal play a position is lost exactly when its Grundy value is 0,
+  so where the count suffices a won position gets a move to a Grundy-0 position.
 
 Searches run on a compact copy of the position: a tower is the 12-bit code of
 `varanasi_grundy` (3 bits per size holding colour + 1), so a take pops the lowest field and a
@@ -58,7 +58,7 @@ NORMAL_SOLVER_NODES = 300  # normal's endgame search: a few ms
 UCT_C = 0.8
 WIN_WEIGHT = 0.7  # the UCT reward: 0.7 for winning the set + 0.3 x its share of the points
 
-# -- tower codes (engines.varanasi_grundy) ---------------------------------------------------
+# -- positions and moves (towers as the codes of engines.varanasi_grundy) --------------------
 
 
 def parse_code(text: str) -> int:
