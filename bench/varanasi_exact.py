@@ -1,21 +1,21 @@
 """Does Varanasi's hard level ever miss a win? `python bench/varanasi_exact.py [--positions N]
-[--budget S] [--seed K] [--grundy-nodes M]`.
+[--colours C …] [--budget S] [--seed K] [--grundy-discs D]`.
 
 Two-player, normal-play positions with 3, 4 and 5 colours (the default sizes go up to 5
 colours for 4 players; 2 players default to 3): a third are set starts, a third positions
 reached by random play from a start, a third random towers with some discs already taken.
 For each, hard's move at the bot's budget is checked against an exact reference: the
 position is won exactly when its Grundy value is not 0, and a winning move leaves a Grundy-0
-position. The Grundy helper (`engines.varanasi_grundy`) is the reference where it finishes
-fast (its memo grows with the run); for the biggest positions, where it takes minutes, an
-unbounded run of the win/loss solver is the reference, and the two are compared wherever
-both run. Prints the misses (hard left a won position for a won one), the agreement counts
-and the decision times.
+position. The reference is `engines.varanasi_grundy`: its win/loss solver without hard's
+bound (Grundy values of the biggest positions take minutes), and where the position is small
+also its Grundy value, which must agree. Prints the misses (hard left a won position for a
+won one), the agreement counts and hard's decision times.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -28,9 +28,12 @@ from engines import CHANCE, get_engine  # noqa: E402
 from engines.ai import choose_move  # noqa: E402
 from engines.ai import varanasi as ai  # noqa: E402
 from engines.varanasi_grundy import grundy  # noqa: E402
+from tests.helpers.varanasi import random_towers  # noqa: E402
 
 ENG = get_engine("varanasi")
-REFERENCE_NODES = 1_000_000  # about a minute: the reference's own bound
+REFERENCE_NODES = 1_000_000  # about a minute: the reference's own bound per position
+REFERENCE_MEMO = 3_000_000  # positions the reference remembers (about 1 GB) before it forgets
+REFERENCE = ai.Solver(False, False, 0)
 
 
 def position(towers: list[str], colours: int) -> dict:
@@ -44,24 +47,9 @@ def position(towers: list[str], colours: int) -> dict:
             "scores": [0, 0]}
 
 
-def random_towers(rng: random.Random, colours: int) -> list[str]:
-    pool = [(s, c) for c in "rbgywk"[:colours] for s in (1, 2, 3, 4)]
-    chosen = sorted(rng.sample(pool, rng.randrange(2, len(pool) + 1)), reverse=True)
-    towers: list[list[tuple[int, str]]] = []
-    for s, c in chosen:
-        open_towers = [t for t in towers if t[-1][0] > s]
-        if open_towers and rng.random() < 0.5:
-            rng.choice(open_towers).append((s, c))
-        else:
-            towers.append([(s, c)])
-    texts = ["".join(f"{c}{s}" for s, c in t) for t in towers] + [""] * rng.randrange(2)
-    rng.shuffle(texts)
-    return texts
-
-
 def sample(rng: random.Random, colours: int, kind: int) -> list[str]:
     if kind == 2:
-        return random_towers(rng, colours)
+        return random_towers(rng, colours, rng.randrange(2, 4 * colours + 1))
     state = ENG.new(2, {"colours": colours, "sets": 1})
     state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
     for _ in range(rng.randrange(1, 15) if kind == 1 else 0):
@@ -73,27 +61,29 @@ def sample(rng: random.Random, colours: int, kind: int) -> list[str]:
     return ENG.dump(state)["towers"]
 
 
-def exact_wins(towers: list[str], colours: int, grundy_nodes: int, tally: dict) -> bool | None:
-    """Is the side to move winning? The Grundy helper where the position is small enough
-    (the unbounded solver visits fewer than `grundy_nodes` positions), else the solver;
-    None when even that has not finished within REFERENCE_NODES."""
+def exact_wins(towers: list[str], grundy_discs: int, tally: dict) -> bool | None:
+    """Is the side to move winning? By the win/loss solver of `engines.varanasi_grundy`, run
+    without a bound per position but with one memo for the whole run (positions repeat); where
+    the position has at most `grundy_discs` discs, also by its Grundy value, which must agree.
+    None when the solver has not finished within REFERENCE_NODES."""
     codes = tuple(sorted(c for c in (ai.parse_code(t) for t in towers) if c))
     if not codes:
         return False  # the last disc is gone: the mover did not take it
-    solver = ai.Solver(False, False, REFERENCE_NODES)
+    if len(REFERENCE.memo) > REFERENCE_MEMO:
+        REFERENCE.memo.clear()
+    REFERENCE.cap = REFERENCE.nodes + REFERENCE_NODES
     try:
-        won = solver.wins(codes)
+        won = REFERENCE.wins(codes)
     except ai.OutOfBudget:
         tally["unresolved"] += 1
         return None
-    if solver.nodes <= grundy_nodes:
+    tally["solver"] += 1
+    if sum(map(len, towers)) // 2 <= grundy_discs:
         g = grundy(towers)
         tally["grundy"] += 1
         if (g != 0) != won:
             tally["disagree"] += 1
             print("solver and Grundy disagree:", "|".join(towers), g, won)
-        return g != 0
-    tally["solver"] += 1
     return won
 
 
@@ -104,9 +94,10 @@ def main() -> None:
     parser.add_argument("--colours", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--grundy-nodes", type=int, default=3000)
+    parser.add_argument("--grundy-discs", type=int, default=10)
     args = parser.parse_args()
     tally = {"grundy": 0, "solver": 0, "disagree": 0, "unresolved": 0}
+    REFERENCE.memo.clear()
     rows = []
     for colours in args.colours:
         rng = random.Random(args.seed * 100 + colours)
@@ -115,30 +106,31 @@ def main() -> None:
         for i in range(args.positions):
             towers = sample(rng, colours, i % 3)
             view = position(towers, colours)
+            gc.freeze()  # the references' memos are big: keep collecting them out of the timing
             t0 = time.perf_counter()
             move = choose_move("varanasi", view, 0, "hard", seed=i, budget=args.budget)
             times.append(time.perf_counter() - t0)
-            if not exact_wins(towers, colours, args.grundy_nodes, tally):
+            if not exact_wins(towers, args.grundy_discs, tally):
                 continue  # lost (or the reference did not finish: counted as unresolved)
             won += 1
             after = ENG.apply(ENG.load(view), 0, move)
             rest = ENG.dump(after)["towers"]
             if ENG.outcome(after) is None and any(rest) and \
-                    exact_wins(rest, colours, args.grundy_nodes, tally) is not False:
+                    exact_wins(rest, args.grundy_discs, tally) is not False:
                 misses += 1
                 print(f"miss: {'|'.join(towers)} seat 0 plays {move}")
             if (i + 1) % 50 == 0:
                 print(f"  {colours} colours: {i + 1} positions, {won} won, {misses} missed",
                       flush=True)
         rows.append((colours, args.positions, won, misses, times))
-    print(f"hard budget {args.budget} s; references: Grundy {tally['grundy']}, "
-          f"unbounded solver {tally['solver']}, disagreements {tally['disagree']}, "
+    print(f"hard budget {args.budget} s; references: solver {tally['solver']}, also Grundy "
+          f"{tally['grundy']}, disagreements {tally['disagree']}, "
           f"unresolved {tally['unresolved']} (a won position whose answer is unresolved "
           "counts as a miss)")
     for colours, n, won, misses, times in rows:
         print(f"{colours} colours: {n} positions, {won} won for the mover, {misses} missed wins;"
-              f" hard move mean {1000 * statistics.fmean(times):.0f} ms,"
-              f" max {1000 * max(times):.0f} ms")
+              f" hard move median {1000 * statistics.median(times):.0f} ms,"
+              f" mean {1000 * statistics.fmean(times):.0f} ms, max {1000 * max(times):.0f} ms")
 
 
 if __name__ == "__main__":

@@ -175,6 +175,14 @@ def _info(tower: tuple[int, ...]) -> tuple[int, int, int, tuple[int, ...]]:
     return result
 
 
+def k_range(s: int, d: int, kmax: int, before: bool) -> range:
+    """The counts K of top discs that may move from a tower of height `s` onto one of height
+    `d` whose top is larger than the `kmax` top discs of the source (the height rule)."""
+    if before:
+        return range(1, kmax + 1) if d > s else range(0)
+    return range(max(1, s - d + 1), kmax + 1)
+
+
 def legal_move_list(towers: tuple[tuple[int, ...], ...], before: bool) -> list[str]:
     """Every legal take and move on `towers`, sorted (all "move …" sort before "take …")."""
     info = _INFO
@@ -188,13 +196,7 @@ def legal_move_list(towers: tuple[tuple[int, ...], ...], before: bool) -> list[s
             kmax = below[top]
             if not kmax or j == i:
                 continue
-            if before:
-                if d <= s:
-                    continue
-                kmin = 1
-            else:
-                kmin = s - d + 1 if s >= d else 1
-            for k in range(kmin, kmax + 1):
+            for k in k_range(s, d, kmax, before):
                 moves.append(strs[k][j])
     moves.sort()
     moves += _TAKES_FOR[tops]
@@ -206,6 +208,16 @@ def _value(discs: tuple[int, ...], weighted: bool) -> int:
     if weighted:
         return sum(d >> 3 for d in discs)
     return len(discs)
+
+
+def _choice(name: str, choices: tuple[str, str], text: str) -> Option:
+    """An option of two named values, the first the default."""
+    return Option(name, "choice", choices[0], choices=choices, help=text)
+
+
+def _flag(name: str, text: str) -> Option:
+    """An on/off option, off by default."""
+    return Option(name, "bool", False, help=text)
 
 
 class VaranasiEngine(Engine):
@@ -221,43 +233,24 @@ class VaranasiEngine(Engine):
             help="How many colours of discs are in play (4 discs of each colour). "
             "Default 3 for 2 players, 4 for 3 players, 5 for 4 players.",
         ),
-        Option(
-            "height_rule", "choice", "after", choices=("after", "before"),
-            help="'after': after a move the destination must be higher than the source tower "
-            "was; 'before': the destination must already be higher than the source.",
-        ),
-        Option(
-            "scoring", "choice", "set_total", choices=("set_total", "last_take"),
-            help="'set_total': the set winner scores every disc they took in the set; "
-            "'last_take': only the discs of the final take.",
-        ),
-        Option(
-            "weighted", "bool", False,
-            help="A disc scores its size (1 to 4) instead of 1 point.",
-        ),
-        Option(
-            "misere", "bool", False,
-            help="Misère: taking the last disc loses the set; the next seat wins it. "
-            "Only for 2 players or teams.",
-        ),
-        Option(
-            "teams", "bool", False,
-            help="Doubles for 4 players: the 1st and 3rd players in turn order against the 2nd "
-            "and 4th.",
-        ),
-        Option(
-            "team_scoring", "choice", "winner", choices=("winner", "sum"),
-            help="With teams: 'winner': only the set winner's discs score; 'sum': both "
-            "partners of the winning team score the discs they took.",
-        ),
-        Option(
-            "sets", "int", 3, low=1, high=99,
-            help="How many sets the match lasts (ignored when a target is set).",
-        ),
-        Option(
-            "target", "int", None, low=1, high=999, nullable=True,
-            help="Play sets until a player (or team) has at least this many points.",
-        ),
+        _choice("height_rule", ("after", "before"),
+                "'after': after a move the destination must be higher than the source tower "
+                "was; 'before': the destination must already be higher than the source."),
+        _choice("scoring", ("set_total", "last_take"),
+                "'set_total': the set winner scores every disc they took in the set; "
+                "'last_take': only the discs of the final take."),
+        _flag("weighted", "A disc scores its size (1 to 4) instead of 1 point."),
+        _flag("misere", "Misère: taking the last disc loses the set; the next seat wins it. "
+              "Only for 2 players or teams."),
+        _flag("teams", "Doubles for 4 players: the 1st and 3rd players in turn order against "
+              "the 2nd and 4th."),
+        _choice("team_scoring", ("winner", "sum"),
+                "With teams: 'winner': only the set winner's discs score; 'sum': both "
+                "partners of the winning team score the discs they took."),
+        Option("sets", "int", 3, low=1, high=99,
+               help="How many sets the match lasts (ignored when a target is set)."),
+        Option("target", "int", None, low=1, high=999, nullable=True,
+               help="Play sets until a player (or team) has at least this many points."),
     ]
 
     # -- options and start -------------------------------------------------------------------

@@ -1,14 +1,20 @@
-"""Grundy values of two-player, normal-play Varanasi sets (the player who takes the last disc
-wins; a position is lost for the player to move exactly when its Grundy value is 0).
+"""Exact play of two-sided Varanasi sets: the one search behind the Grundy values and the
+computer players' win/loss proofs.
 
 A take touches every tower whose top has the colour, so a position is not a sum of towers:
-the value is computed for the whole board by memoised search. To keep that search small,
+values are computed for the whole board by memoised search. To keep that search small,
 positions are canonicalised: spot order and empty spots are dropped (towers are sorted) and
 colours are relabelled, because neither changes the game.
 
-Internally a tower is an int of 12 bits: 3 bits per size (size 1 in the lowest bits) holding
-colour + 1, or 0 where the tower lacks that size. Sizes in a tower are distinct, so the set of
-discs fixes the order, and putting K top discs on another tower is a bitwise OR.
+A tower is an int of 12 bits: 3 bits per size (size 1 in the lowest bits) holding colour + 1,
+or 0 where the tower lacks that size. Sizes in a tower are distinct, so the set of discs fixes
+the order, and putting K top discs on another tower is a bitwise OR.
+
+- `children(pos, before)`: every position one turn away (the moves of the rules).
+- `grundy…`: Grundy values, normal play (a position is lost for the player to move exactly
+  when its value is 0); unbounded, memoised for the life of the process.
+- `Solver`: win/loss only, normal play or misère, bounded by a count of positions; it prunes
+  far more than whole Grundy values, so the computer players use it.
 """
 
 from __future__ import annotations
@@ -16,47 +22,44 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import permutations, product
 
-from engines.varanasi import parse_tower
+from engines.varanasi import k_range, parse_tower
 
 _N_CODES = 1 << 12
-_HEIGHT = [0] * _N_CODES
-_TOP_SIZE = [0] * _N_CODES  # size of the top disc (the smallest one)
-_TOP_COLOUR = [-1] * _N_CODES
-_POP = [0] * _N_CODES  # the tower without its top disc
+HEIGHT = [0] * _N_CODES
+TOP_SIZE = [0] * _N_CODES  # size of the top disc (the smallest one)
+TOP_COLOUR = [-1] * _N_CODES
+POP = [0] * _N_CODES  # the tower without its top disc
+BELOW = [(0,) * 5] * _N_CODES  # BELOW[code][x]: how many top discs are smaller than size x
+# SPLIT[code][k] = (the top k discs, the rest) for k = 0..height
+SPLIT: list[tuple[tuple[int, int], ...]] = [()] * _N_CODES
 # _SIG[code]: for each disc (colour c, size i + 1), the tower's colour-blind shape (a 4-bit
 # mask of its sizes) at bit 16 * c + 4 * i; OR-ing over the towers gives every colour's
 # signature at once (a colour has one disc per size, so nothing overlaps).
 _SIG = [0] * _N_CODES
-# _SPLITS[code] = ((k, moved, rest, size of the lowest moved disc), …) for k = 1..height
-_SPLITS: list[tuple[tuple[int, int, int, int], ...]] = [()] * _N_CODES
 
 
 def _build_tables() -> None:
     for code in range(1, _N_CODES):
         fields = [(code >> 3 * i) & 7 for i in range(4)]
-        if any(f == 7 for f in fields):
+        if 7 in fields:
             continue  # only 6 colours
         present = [i for i in range(4) if fields[i]]  # size - 1, top (smallest) first
         shape = sum(1 << i for i in present)
-        _HEIGHT[code] = len(present)
-        _TOP_SIZE[code] = present[0] + 1
-        _TOP_COLOUR[code] = fields[present[0]] - 1
-        _POP[code] = code & ~(7 << 3 * present[0])
+        HEIGHT[code] = len(present)
+        TOP_SIZE[code] = present[0] + 1
+        TOP_COLOUR[code] = fields[present[0]] - 1
+        POP[code] = code & ~(7 << 3 * present[0])
+        BELOW[code] = tuple(sum(1 for i in present if i + 1 < x) for x in range(5))
         _SIG[code] = sum(shape << (16 * (fields[i] - 1) + 4 * i) for i in present)
-        splits = []
+        split = [(0, code)]
         moved = 0
-        for k, i in enumerate(present, 1):
+        for i in present:
             moved |= fields[i] << 3 * i
-            splits.append((k, moved, code & ~moved, i + 1))
-        _SPLITS[code] = tuple(splits)
+            split.append((moved, code & ~moved))
+        SPLIT[code] = tuple(split)
 
 
 _build_tables()
-
-# Memo keys are tuples of sorted tower codes (packing them into bytes or ints saves memory
-# but costs several times more time per lookup).
-_MEMO: dict[bool, dict[tuple[int, ...], int]] = {False: {(): 0}, True: {(): 0}}
-_RELABEL: dict[tuple[int, ...], list[int]] = {}
 
 
 def tower_code(tower: Iterable[int]) -> int:
@@ -67,6 +70,64 @@ def tower_code(tower: Iterable[int]) -> int:
     return code
 
 
+# -- the moves --------------------------------------------------------------------------------
+
+# (rest of the source, new destination) for each legal K, per (source, destination) pair and
+# height rule: a pure function of the two codes, cached up to a bound.
+_PAIRS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = ({}, {})
+_PAIRS_BOUND = 500_000
+
+
+def pair_moves(src: int, dst: int, before: bool) -> tuple[tuple[int, int], ...]:
+    """Every move of top discs from tower `src` onto tower `dst`: (what stays, the new
+    destination), K = 1, 2, … in order."""
+    table = _PAIRS[before]
+    out = table.get(src << 12 | dst)
+    if out is None:
+        split = SPLIT[src]
+        ks = k_range(HEIGHT[src], HEIGHT[dst], BELOW[src][TOP_SIZE[dst]], before)
+        out = tuple((split[k][1], dst | split[k][0]) for k in ks)
+        if len(table) >= _PAIRS_BOUND:
+            table.clear()
+        table[src << 12 | dst] = out
+    return out
+
+
+def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
+    """Every position one turn after `pos` (sorted non-zero codes; spots do not matter), as
+    sorted codes: the takes first, then the moves. () is the board emptied by a take."""
+    out: list[tuple[int, ...]] = []
+    tops = 0
+    for code in pos:
+        tops |= 1 << TOP_COLOUR[code]
+    for c in range(6):
+        if tops >> c & 1:
+            child = [POP[x] if TOP_COLOUR[x] == c else x for x in pos]
+            out.append(tuple(sorted([x for x in child if x])))
+    table = _PAIRS[before]
+    tops = [TOP_SIZE[x] for x in pos]
+    for i, src in enumerate(pos):
+        below = BELOW[src]
+        for j, dst in enumerate(pos):
+            if not below[tops[j]]:
+                continue  # no disc of the source fits (always so for j == i)
+            moves = table.get(src << 12 | dst)
+            if moves is None:
+                moves = pair_moves(src, dst, before)
+            if not moves:
+                continue
+            others = [x for m, x in enumerate(pos) if m != i and m != j]
+            for rest, new in moves:
+                child = [*others, new, rest] if rest else [*others, new]
+                out.append(tuple(sorted(child)))
+    return out
+
+
+# -- canonical form ---------------------------------------------------------------------------
+
+_RELABEL: dict[tuple[int, ...], list[int]] = {}
+
+
 def _relabel_table(label: tuple[int, ...]) -> list[int]:
     """Recode 6 bits (two size fields) at a time: label[colour] is the new colour + 1."""
     table = _RELABEL.get(label)
@@ -75,6 +136,15 @@ def _relabel_table(label: tuple[int, ...]) -> list[int]:
         table = [full[v & 7] | full[v >> 3] << 3 for v in range(64)]
         _RELABEL[label] = table
     return table
+
+
+def _relabelled(towers: list[int], order: Iterable[int]) -> list[int]:
+    """`towers` with the colours renamed 1, 2, … in `order`, sorted."""
+    label = [0] * 6
+    for n, colour in enumerate(order, 1):
+        label[colour] = n
+    table = _relabel_table(tuple(label))
+    return sorted([table[c & 63] | table[c >> 6] << 6 for c in towers])
 
 
 def canonical(codes: Iterable[int]) -> list[int]:
@@ -93,85 +163,108 @@ def canonical(codes: Iterable[int]) -> list[int]:
         if sig:
             present.append((sig, colour))
     present.sort()
-    tied = any(present[i][0] == present[i + 1][0] for i in range(len(present) - 1))
-    if not tied:
+    if all(present[i][0] != present[i + 1][0] for i in range(len(present) - 1)):
         label = [0] * 6
         for n, (_, colour) in enumerate(present, 1):
             label[colour] = n
         table = _relabel_table(tuple(label))
         return sorted([table[c & 63] | table[c >> 6] << 6 for c in towers])
-    groups: list[list[int]] = []
-    last = None
+    groups: dict[int, list[int]] = {}
     for sig, colour in present:
-        if sig != last:
-            groups.append([])
-            last = sig
-        groups[-1].append(colour)
-    best: list[int] | None = None
-    for order in product(*(permutations(g) for g in groups)):
-        label = [0] * 6
-        n = 0
-        for group in order:
-            for colour in group:
-                n += 1
-                label[colour] = n
-        table = _relabel_table(tuple(label))
-        key = sorted([table[c & 63] | table[c >> 6] << 6 for c in towers])
-        if best is None or key < best:
-            best = key
-    return best if best is not None else []
+        groups.setdefault(sig, []).append(colour)
+    orders = product(*(permutations(g) for g in groups.values()))
+    return min(_relabelled(towers, [c for group in order for c in group]) for order in orders)
 
 
-def _grundy(pos: list[int], before: bool, memo: dict[tuple[int, ...], int]) -> int:
+# -- win/loss ---------------------------------------------------------------------------------
+
+
+class OutOfBudget(Exception):
+    """The count of positions ran out."""
+
+
+class Solver:
+    """Win/loss of a set played by two sides taking turns (2 players, or the two teams).
+
+    `wins(pos)` is True when the side to move wins with best play: normal play, the side that
+    takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
+    Positions are memoised under `canonical`. Each position searched counts one against
+    `cap`; OutOfBudget is raised past it (what was proven stays memoised)."""
+
+    def __init__(self, before: bool, misere: bool, nodes: int) -> None:
+        self.before = before
+        self.misere = misere
+        self.limit = nodes
+        self.cap = nodes  # this attempt's limit (a caller may share `limit` among attempts)
+        self.nodes = 0
+        self.memo: dict[tuple[int, ...], bool] = {}
+
+    def wins(self, pos: tuple[int, ...]) -> bool:
+        """`pos`: sorted non-zero codes, not empty."""
+        memo = self.memo
+        known = memo.get(pos)
+        if known is not None:
+            return known
+        key = tuple(canonical(pos))
+        known = memo.get(key)
+        if known is not None:
+            memo[pos] = known
+            return known
+        self.nodes += 1
+        if self.nodes > self.cap:
+            raise OutOfBudget
+        result = False
+        unknown = []
+        for child in children(pos, self.before):
+            if not child:
+                if not self.misere:
+                    result = True  # take the last disc and win
+                    break
+                continue  # misère: taking the last disc loses
+            v = memo.get(child)
+            if v is None:
+                unknown.append(child)
+            elif not v:
+                result = True
+                break
+        if not result:
+            # Small positions first: they are solved fastest and refute most often.
+            unknown.sort(key=len)
+            for child in unknown:
+                if not self.wins(child):
+                    result = True
+                    break
+        memo[key] = result
+        memo[pos] = result  # a real position of the same class: a cheaper lookup next time
+        return result
+
+    def wins_spots(self, pos: Iterable[int]) -> bool:
+        """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
+        did not take the last disc, so it wins exactly in misère."""
+        codes = tuple(sorted(c for c in pos if c))
+        return self.wins(codes) if codes else self.misere
+
+
+# -- Grundy values ----------------------------------------------------------------------------
+
+# Memo keys are tuples of sorted tower codes (packing them into bytes or ints saves memory
+# but costs several times more time per lookup).
+_MEMO: dict[bool, dict[tuple[int, ...], int]] = {False: {(): 0}, True: {(): 0}}
+
+
+def _grundy(pos: tuple[int, ...], before: bool, memo: dict[tuple[int, ...], int]) -> int:
     """mex of the children's values; `pos` is canonical. Depth stays small (at most the discs
     plus the moves of one set, about a hundred for 24 discs), so plain recursion is safe."""
-    children: list[list[int]] = []
-    for colour in {_TOP_COLOUR[code] for code in pos}:
-        child = []
-        for code in pos:
-            if _TOP_COLOUR[code] == colour:
-                code = _POP[code]
-                if code:
-                    child.append(code)
-            else:
-                child.append(code)
-        children.append(child)
-    n = len(pos)
-    for i in range(n):
-        src = pos[i]
-        s = _HEIGHT[src]
-        splits = _SPLITS[src]
-        for j in range(n):
-            if j == i:
-                continue
-            dst = pos[j]
-            d = _HEIGHT[dst]
-            if before and d <= s:
-                continue
-            top = _TOP_SIZE[dst]
-            for k, moved, rest, lowest in splits:
-                if lowest >= top:
-                    break  # lower discs are larger still
-                if d + k <= s:
-                    continue
-                child = [c for m, c in enumerate(pos) if m != i and m != j]
-                child.append(dst | moved)
-                if rest:
-                    child.append(rest)
-                children.append(child)
     values = set()
-    for child in children:
-        child.sort()
-        raw = tuple(child)
-        v = memo.get(raw)
+    for child in children(pos, before):
+        v = memo.get(child)
         if v is None:
-            canon = canonical(child)
-            key = tuple(canon)
+            key = tuple(canonical(child))
             v = memo.get(key)
             if v is None:
-                v = _grundy(canon, before, memo)
+                v = _grundy(key, before, memo)
                 memo[key] = v
-            memo[raw] = v  # a raw key is a real position of the same class: safe to share
+            memo[child] = v  # a raw key is a real position of the same class: safe to share
         values.add(v)
     g = 0
     while g in values:
@@ -179,22 +272,16 @@ def _grundy(pos: list[int], before: bool, memo: dict[tuple[int, ...], int]) -> i
     return g
 
 
-def _rule(height_rule: str) -> bool:
-    if height_rule not in ("after", "before"):
-        raise ValueError("height_rule must be 'after' or 'before'")
-    return height_rule == "before"
-
-
 def grundy_codes(codes: Iterable[int], height_rule: str = "after") -> int:
     """The Grundy value of a position given as tower codes (see `tower_code`)."""
-    before = _rule(height_rule)
+    if height_rule not in ("after", "before"):
+        raise ValueError("height_rule must be 'after' or 'before'")
+    before = height_rule == "before"
     memo = _MEMO[before]
-    canon = canonical(codes)
-    key = tuple(canon)
+    key = tuple(canonical(codes))
     v = memo.get(key)
     if v is None:
-        v = _grundy(canon, before, memo)
-        memo[key] = v
+        v = memo[key] = _grundy(key, before, memo)
     return v
 
 
@@ -206,10 +293,9 @@ def grundy(towers: list[str], height_rule: str = "after") -> int:
     codes = []
     for text in towers:
         tower = parse_tower(text)
-        for d in tower:
-            if d in seen:
-                raise ValueError(f"a disc appears twice in {towers!r}")
-            seen.add(d)
+        if seen.intersection(tower):
+            raise ValueError(f"a disc appears twice in {towers!r}")
+        seen.update(tower)
         codes.append(tower_code(tower))
     return grundy_codes(codes, height_rule)
 

@@ -6,15 +6,15 @@ is the position.
 - normal: that, plus: never leave a position where the next player wins at once by taking
   everything, a small exact search for endgames, and greed (takes that gain discs) otherwise.
 - hard: where the set is a two-sided game (2 players, or doubles, whose seats alternate
-  teams) it is played exactly, normal play or misère, by a memoised win/loss search bounded
-  by a count of positions. In normal play a position is lost exactly when its Grundy value
-  (`engines.varanasi_grundy`) is 0, so a won position gets a move to a Grundy-0 position;
-  win/loss alone prunes far more than computing whole Grundy values (which has no bound: a
-  4-colour start can take seconds, a 5-colour one minutes), and the search shares the
-  helper's canonical form. For 3 or 4 players it first looks for a win it can force against
-  all the others together (paranoid search). Where that is not solved within the count, or
-  the position is lost anyway, UCT (Monte Carlo tree search, a reward per seat) picks the
-  move, with playouts that take a winning last take when they see one.
+  teams) it is played exactly, normal play or misère, by the memoised win/loss search of
+  `engines.varanasi_grundy` (the one that also gives Grundy values), bounded by a count of
+  positions. Win/loss alone prunes far more than whole Grundy values (which have no bound: a
+  4-colour start can take seconds, a 5-colour one minutes). For 3 or 4 players it first looks
+  for a win it can force against all the others together (paranoid search). Where that is
+  not solved within the count, or the position is lost anyway, UCT (Monte Carlo tree
+  search, a reward per seat) picks the move, with playouts that take a winning last take
+  when they see one. In normal play a position is lost exactly when its Grundy value is 0,
+  so where the count suffices a won position gets a move to a Grundy-0 position.
 
 Searches run on a compact copy of the position: a tower is the 12-bit code of
 `varanasi_grundy` (3 bits per size holding colour + 1), so a take pops the lowest field and a
@@ -29,7 +29,19 @@ import random
 from typing import Any
 
 from engines import get_engine
-from engines.varanasi_grundy import canonical
+from engines.varanasi import k_range
+from engines.varanasi_grundy import (
+    BELOW,
+    HEIGHT,
+    POP,
+    SPLIT,
+    TOP_COLOUR,
+    TOP_SIZE,
+    OutOfBudget,
+    Solver,
+    canonical,
+    children,
+)
 
 ENG = get_engine("varanasi")
 COLOURS = "rbgywk"
@@ -46,40 +58,7 @@ NORMAL_SOLVER_NODES = 300  # normal's endgame search: a few ms
 UCT_C = 0.8
 WIN_WEIGHT = 0.7  # the UCT reward: 0.7 for winning the set + 0.3 x its share of the points
 
-# -- tower codes ------------------------------------------------------------------------------
-
-_N = 1 << 12
-HEIGHT = [0] * _N
-TOP_SIZE = [0] * _N
-TOP_COLOUR = [-1] * _N
-POP = [0] * _N  # the tower without its top disc
-TOP_VALUE = [0] * _N  # the size of the top disc (its points when weighted)
-BELOW = [(0,) * 5] * _N  # BELOW[code][x]: how many top discs are smaller than size x
-# SPLIT[code][k] = (the top k discs, the rest) for k = 1..height
-SPLIT: list[tuple[tuple[int, int], ...]] = [()] * _N
-
-
-def _build() -> None:
-    for code in range(1, _N):
-        fields = [(code >> 3 * i) & 7 for i in range(4)]
-        if 7 in fields:
-            continue
-        sizes = [i + 1 for i in range(4) if fields[i]]  # smallest (top) first
-        HEIGHT[code] = len(sizes)
-        TOP_SIZE[code] = sizes[0]
-        TOP_COLOUR[code] = fields[sizes[0] - 1] - 1
-        POP[code] = code & ~(7 << 3 * (sizes[0] - 1))
-        TOP_VALUE[code] = sizes[0]
-        BELOW[code] = tuple(sum(1 for z in sizes if z < x) for x in range(5))
-        split: list[tuple[int, int]] = [(0, code)]
-        moved = 0
-        for z in sizes:
-            moved |= fields[z - 1] << 3 * (z - 1)
-            split.append((moved, code & ~moved))
-        SPLIT[code] = tuple(split)
-
-
-_build()
+# -- positions and moves (towers as the codes of engines.varanasi_grundy) --------------------
 
 
 def parse_code(text: str) -> int:
@@ -122,17 +101,8 @@ def gen_moves(pos: tuple[int, ...], before: bool) -> list[Move]:
             if j == i:
                 continue
             kmax = below[TOP_SIZE[dst]]
-            if not kmax:
-                continue
-            d = HEIGHT[dst]
-            if before:
-                if d <= s:
-                    continue
-                kmin = 1
-            else:
-                kmin = s - d + 1 if s >= d else 1
-            for k in range(kmin, kmax + 1):
-                out.append((i, k, j))
+            if kmax:
+                out.extend((i, k, j) for k in k_range(s, HEIGHT[dst], kmax, before))
     out.extend(c for c in range(6) if tops >> c & 1)
     return out
 
@@ -144,7 +114,7 @@ def play(pos: tuple[int, ...], move: Move, weighted: bool) -> tuple[tuple[int, .
         gain = 0
         for i, code in enumerate(pos):
             if code and TOP_COLOUR[code] == move:
-                gain += TOP_VALUE[code] if weighted else 1
+                gain += TOP_SIZE[code] if weighted else 1
                 new[i] = POP[code]
         return tuple(new), gain
     f, k, t = move
@@ -172,136 +142,11 @@ def clears(pos: tuple[int, ...]) -> int:
 # -- exact search -----------------------------------------------------------------------------
 
 
-class OutOfBudget(Exception):
-    """The count of positions ran out."""
-
-
-def _children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
-    """Every position one move away from sorted codes `pos` (spots do not matter here)."""
-    out: list[tuple[int, ...]] = []
-    n = len(pos)
-    colours = 0
-    for code in pos:
-        colours |= 1 << TOP_COLOUR[code]
-    for c in range(6):
-        if colours >> c & 1:
-            child = []
-            for code in pos:
-                if TOP_COLOUR[code] == c:
-                    code = POP[code]
-                    if code:
-                        child.append(code)
-                else:
-                    child.append(code)
-            out.append(tuple(sorted(child)))
-    for i in range(n):
-        src = pos[i]
-        s = HEIGHT[src]
-        below = BELOW[src]
-        split = SPLIT[src]
-        for j in range(n):
-            if j == i:
-                continue
-            dst = pos[j]
-            kmax = below[TOP_SIZE[dst]]
-            if not kmax:
-                continue
-            d = HEIGHT[dst]
-            if before:
-                if d <= s:
-                    continue
-                kmin = 1
-            else:
-                kmin = s - d + 1 if s >= d else 1
-            for k in range(kmin, kmax + 1):
-                moved, rest = split[k]
-                child = [c for m, c in enumerate(pos) if m != i and m != j]
-                child.append(dst | moved)
-                if rest:
-                    child.append(rest)
-                out.append(tuple(sorted(child)))
-    return out
-
-
-class Solver:
-    """Win/loss of a set played by two sides taking turns (2 players, or the two teams).
-
-    `wins(pos)` is True when the side to move wins with best play: normal play, the side that
-    takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
-    Positions are memoised under `canonical` (spot order and colour names do not matter)."""
-
-    def __init__(
-        self, before: bool, misere: bool, nodes: int, deadline: float | None = None
-    ) -> None:
-        # `deadline` is ignored (kept for old callers): only counts bound a search.
-        self.before = before
-        self.misere = misere
-        self.limit = nodes
-        self.cap = nodes  # this attempt's limit (solve_move shares `limit` among root moves)
-        self.nodes = 0
-        self.memo: dict[tuple[int, ...], bool] = {}
-
-    def key(self, codes: tuple[int, ...] | list[int]) -> tuple[int, ...]:
-        return tuple(canonical(codes))
-
-    def wins(self, pos: tuple[int, ...], key: tuple[int, ...] | None = None) -> bool:
-        """`pos`: sorted non-zero codes, not empty; `key`: its canonical form if known."""
-        memo = self.memo
-        known = memo.get(pos)
-        if known is not None:
-            return known
-        if key is None:
-            key = self.key(pos)
-            known = memo.get(key)
-            if known is not None:
-                memo[pos] = known
-                return known
-        self.nodes += 1
-        if self.nodes > self.cap:
-            raise OutOfBudget
-        result = False
-        unknown = []
-        for child in _children(pos, self.before):
-            if not child:
-                if not self.misere:
-                    result = True  # take the last disc and win
-                    break
-                continue  # misère: taking the last disc loses
-            v = memo.get(child)
-            if v is None:
-                unknown.append((len(child), child, None))
-                continue
-            if not v:
-                result = True
-                break
-        if not result:
-            # Small positions first: they are solved fastest and refute most often.
-            unknown.sort(key=lambda entry: entry[0])
-            for _, child, ckey in unknown:
-                if not self.wins(child, ckey):
-                    result = True
-                    break
-        memo[key] = result
-        memo[pos] = result  # a real position of the same class: a cheaper lookup next time
-        return result
-
-    def wins_spots(self, pos: tuple[int, ...]) -> bool:
-        """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
-        did not take the last disc, so it wins exactly in misère."""
-        codes = tuple(sorted(c for c in pos if c))
-        if not codes:
-            return self.misere
-        return self.wins(codes)
-
-
 class Paranoid:
     """Can `me` force winning the set (taking the last disc) against all others together?
     3 or 4 players, normal play: the others move in turn and all of them try to stop me."""
 
-    def __init__(
-        self, players: int, before: bool, nodes: int, deadline: float | None = None
-    ) -> None:
-        # `deadline` is ignored (kept for old callers): only counts bound a search.
+    def __init__(self, players: int, before: bool, nodes: int) -> None:
         self.players = players
         self.before = before
         self.limit = nodes
@@ -318,11 +163,11 @@ class Paranoid:
         if self.nodes > self.limit:
             raise OutOfBudget
         nxt = (offset - 1) % self.players
-        children = sorted(_children(pos, self.before), key=len)
+        after = sorted(children(pos, self.before), key=len)
         if offset == 0:
-            result = any(not child or self.wins(child, nxt) for child in children)
+            result = any(not child or self.wins(child, nxt) for child in after)
         else:
-            result = all(child and self.wins(child, nxt) for child in children)
+            result = all(child and self.wins(child, nxt) for child in after)
         self.memo[key] = result
         return result
 
@@ -542,11 +387,10 @@ def _playout(
 
 def uct_move(
     rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], legal: list[Move],
-    steps: int, deadline: float | None = None, rng: random.Random | None = None,
+    steps: int, rng: random.Random | None = None,
 ) -> Move:
     """UCT over `legal` at the root; each node keeps every seat's summed reward and the seat
-    to move picks by its own reward (max^n). `deadline` is ignored (old callers): the count
-    of steps bounds the search."""
+    to move picks by its own reward (max^n); the count of steps bounds the search."""
     rng = rng if rng is not None else random.Random(0)
     n = rules.players
     root = _Node(pos, seat, taken, list(legal))
@@ -651,7 +495,7 @@ def _hard(
     # from the positions searched (not the clock, so that the seed fixes the move).
     left = max(0.0, budget - spent / SOLVER_NODES_PER_SECOND)
     steps = max(200, int(left * PLAYOUT_STEPS_PER_SECOND))
-    return uct_move(rules, pos, seat, taken, candidates, steps, None, rng)
+    return uct_move(rules, pos, seat, taken, candidates, steps, rng)
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:

@@ -51,7 +51,7 @@ def test_varanasi_kernel_moves_and_scoring_follow_the_engine(players, options) -
             legal = VR.legal_moves(state, actor)
             kernel = vr_ai.gen_moves(pos, before)
             assert sorted(vr_ai.move_str(m) for m in kernel) == legal
-            children = {c for c in vr_ai._children(tuple(sorted(c for c in pos if c)), before)}
+            children = {c for c in vr_ai.children(tuple(sorted(c for c in pos if c)), before)}
             engine_children = set()
             for m in legal:
                 after, events = VR.apply_events(state, actor, m)
