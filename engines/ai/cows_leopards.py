@@ -1,9 +1,9 @@
 """Computer players for Cows and Leopards (docs/rules/cows_leopards.md), for either side.
 Nothing is hidden, so the view is the position.
 
-- easy: a random legal move, without the plainest blunders: the leopards capture when they
-  can; the cows put no cow (dropped or stepped) where it can be jumped at once, when another
-  move exists.
+- easy: normal's move on a share of its turns (engines/ai), else a random legal move without
+  the plainest blunders: the leopards capture when they can; the cows leave no cow that can be
+  jumped at once when they can, and at least never put the cow they move where it can.
 - normal: one ply: the move whose position evaluates best, the leopards' captures in reply
   looked at (a capture quiescence), on a lighter evaluation (below).
 - hard: alpha-beta (negamax) with iterative deepening, a transposition table, captures and
@@ -34,6 +34,7 @@ from engines.cows_leopards import board as board_data
 
 ENG = get_engine("cows_leopards")
 
+EASY_SKILL = 0.3  # the share of easy's turns that play normal's move (engines/ai)
 # Positions (search nodes) per second of budget: 40 000 take about 0.3 s of one core of the
 # 2-core build machine (evaluations remembered), so about 3x headroom for a loaded machine.
 NODES_PER_SECOND = 40_000
@@ -52,6 +53,11 @@ TRAPPED = 60.0  # per leopard on the board with no move
 ROOM = 8.0  # per empty point the leopards on the board can walk to: the cows close in
 ADVANCE = 1.5  # per cow and step nearer a leopard (from 4 away): the cows close in
 QUIET_FADE = 30  # over the last moves before the quiet limit, the evaluation fades to a draw
+# Hard cows count a draw at the quiet limit as this much worse than an even game: careful
+# cows can always hold a draw, so they win only by chances such as a cow given up to start
+# the count again with the leopards drawn into the herd (bounded: each cow given costs
+# CAPTURE, so after three or four the draw is preferred).
+CONTEMPT = 350.0
 # Traps (hard): among the first TRAP_MOVES moves, one at most TRAP_MARGIN below the best after
 # which the opponent's most tempting reply loses TRAP_GAIN more, checked on a share of the count.
 TRAP_MOVES = 40
@@ -179,6 +185,7 @@ class Game:
 
     def __init__(self, options: dict[str, Any], full: bool = True) -> None:
         self.full = full  # normal's fast evaluation leaves out room and advance
+        self.draw = 0.0  # what a draw at the quiet limit is worth to the cows
         self.b = _board(options["board"])
         self.captures: int = options["captures"]
         self.deadline: bool = options["leopard_deadline"]
@@ -279,7 +286,7 @@ class Game:
         if not self.can_move(s):
             return WIN if s[5] == 1 else -WIN
         if s[6] >= self.quiet_limit:
-            return 0.0
+            return self.draw
         return None
 
     def evaluate(self, s: State) -> float:
@@ -333,7 +340,7 @@ class Game:
             value -= ROOM * b.room(leops, empty)
         left = self.quiet_limit - quiet
         if ch == 0 and left < QUIET_FADE:
-            value *= left / QUIET_FADE
+            value = self.draw + (value - self.draw) * left / QUIET_FADE
         return value
 
 
@@ -363,7 +370,7 @@ class Search:
         r = self.game.result(s)
         if r is None:
             return None
-        if r:  # quicker wins and slower losses are better
+        if abs(r) >= WIN:  # quicker wins and slower losses are better
             r = r - ply if r > 0 else r + ply
         return r if s[5] == 0 else -r
 
@@ -455,12 +462,15 @@ def _easy(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move:
     if s[5] == 1:
         jumps = [m for m in moves if m[0] == JUMP]
         return rng.choice(jumps or moves)
-    safe = []
+    # Best: no cow at all can be jumped after the move; else at least not the cow just moved.
+    safe, unmoved = [], []
     for m in moves:
-        after = game.play(s, m)
-        if not any(j[3] == m[2] for j in game.captures_of(after)):
+        jumps = game.captures_of(game.play(s, m))
+        if not jumps:
             safe.append(m)
-    return rng.choice(safe or moves)
+        elif not any(j[3] == m[2] for j in jumps):
+            unmoved.append(m)
+    return rng.choice(safe or unmoved or moves)
 
 
 def _one_ply(search: Search, s: State, moves: list[Move]) -> list[tuple[float, Move]]:
@@ -565,6 +575,8 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float 
     if not legal:
         raise ValueError(f"seat {seat} has no move to make in this position")
     game = Game(view["options"], full=level == "hard")
+    if level == "hard" and seat == 0:
+        game.draw = -CONTEMPT
     s = game.read(view)
     moves = game.moves(s)
     if level == "easy":
