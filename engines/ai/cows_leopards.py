@@ -12,13 +12,16 @@ Nothing is hidden, so the view is the position.
   move under any load. The deepest search that finished gives the move (or a better move found by
   the unfinished one), unless a trap is found on a share of the count: a move nearly as good
   after which the reply that looks best one move deep loses much more (often a leopard's
-  capture into a pocket the cows close at once).
+  capture into a pocket the cows close soon after). As the cows, hard counts a draw at the
+  quiet limit as a loss of about three cows (CONTEMPT), so it gives up a cow to start the count
+  again rather than sit out a draw it cannot break.
 
 The evaluation (from the cows' side): captures, cows that can be jumped now, cows that could
 be jumped once a leopard arrives, the leopards' mobility, trapped leopards, all fading towards
-a draw as the quiet limit nears. Hard adds the room the leopards have to roam (nearer empty
-points weigh more) and how close the cows stand to the leopards, and weighs the cows that
-could be jumped more: without these, normal's herd is looser and does not close in.
+a draw as the quiet limit nears. Hard adds the room the leopards on the board have to roam
+(nearer empty points weigh more; counted also while a leopard is in hand) and how close the
+cows stand to the leopards, and weighs the cows that could be jumped more: without these,
+normal's herd is looser and does not close in.
 
 Searches run on a copy of the position with points on a 9 x 9 lattice (index 9x + y), so
 every line direction is a shift of a Python int and the evaluation works on whole masks.
