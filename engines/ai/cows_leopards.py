@@ -1,22 +1,27 @@
 """Computer players for Cows and Leopards (docs/rules/cows_leopards.md), for either side.
 Nothing is hidden, so the view is the position.
 
-- easy: a random legal move, without the plainest blunders: the leopards capture when they
-  can; the cows put no cow (dropped or stepped) where it can be jumped at once, when another
-  move exists.
+- easy: normal's move on a share of its turns (engines/ai), else a random legal move without
+  the plainest blunders: the leopards capture when they can; the cows leave no cow that can be
+  jumped at once when they can, and at least never put the cow they move where it can.
 - normal: one ply: the move whose position evaluates best, the leopards' captures in reply
   looked at (a capture quiescence), on a lighter evaluation (below).
 - hard: alpha-beta (negamax) with iterative deepening, a transposition table, captures and
   the previous best move tried first, and the same capture quiescence at the leaves. It is
   bounded by a count of positions only (never the clock), so a seed and a budget fix the
   move under any load. The deepest search that finished gives the move (or a better move found by
-  the unfinished one).
+  the unfinished one), unless a trap is found on a share of the count: a move nearly as good
+  after which the reply that looks best one move deep loses much more (often a leopard's
+  capture into a pocket the cows close soon after). As the cows, hard counts a draw at the
+  quiet limit as a loss of about three cows (CONTEMPT), so it gives up a cow to start the count
+  again rather than sit out a draw it cannot break.
 
 The evaluation (from the cows' side): captures, cows that can be jumped now, cows that could
 be jumped once a leopard arrives, the leopards' mobility, trapped leopards, all fading towards
-a draw as the quiet limit nears. Hard adds the room the leopards have to roam (nearer empty
-points weigh more) and how close the cows stand to the leopards, and weighs the cows that
-could be jumped more: without these, normal's herd is looser and does not close in.
+a draw as the quiet limit nears. Hard adds the room the leopards on the board have to roam
+(nearer empty points weigh more; counted also while a leopard is in hand) and how close the
+cows stand to the leopards, and weighs the cows that could be jumped more: without these,
+normal's herd is looser and does not close in.
 
 Searches run on a copy of the position with points on a 9 x 9 lattice (index 9x + y), so
 every line direction is a shift of a Python int and the evaluation works on whole masks.
@@ -32,9 +37,10 @@ from engines.cows_leopards import board as board_data
 
 ENG = get_engine("cows_leopards")
 
-# Positions (search nodes, each with its evaluation) per second of budget, measured on the
-# 2-core build machine under load, with about 2x headroom.
-NODES_PER_SECOND = 8_000
+EASY_SKILL = 0.3  # the share of easy's turns that play normal's move (engines/ai)
+# Positions (search nodes) per second of budget: 40 000 take about 0.3 s of one core of the
+# 2-core build machine (evaluations remembered), so about 3x headroom for a loaded machine.
+NODES_PER_SECOND = 40_000
 MAX_DEPTH = 12
 WIN = 100_000.0
 
@@ -47,9 +53,22 @@ OPEN_NORMAL = 1.0  # normal's weight for it: a looser herd, open to two-move att
 MOBILITY = 4.0  # per step or jump a leopard on the board has
 HAND_MOBILITY = 12  # what a leopard still in hand counts as
 TRAPPED = 60.0  # per leopard on the board with no move
-ROOM = 4.0  # per empty point the leopards can walk to (once every cow is dropped)
+ROOM = 8.0  # per empty point the leopards on the board can walk to: the cows close in
 ADVANCE = 1.5  # per cow and step nearer a leopard (from 4 away): the cows close in
 QUIET_FADE = 30  # over the last moves before the quiet limit, the evaluation fades to a draw
+# Hard cows count a draw at the quiet limit as this much worse than an even game: careful
+# cows can always hold a draw, so they win only by chances such as a cow given up to start
+# the count again with the leopards drawn into the herd (bounded: each cow given costs
+# CAPTURE, so after three or four the draw is preferred).
+CONTEMPT = 350.0
+# Traps (hard): among the first TRAP_MOVES moves, one at most TRAP_MARGIN below the best after
+# which the opponent's most tempting reply loses TRAP_GAIN more, checked on a share of the count.
+TRAP_MOVES = 40
+TRAP_MARGIN = 15.0
+TRAP_MARGIN_WIN = 110.0
+TRAP_GAIN = 150.0
+TRAP_DEPTH = 3
+TRAP_SHARE = 0.1
 
 
 def _index(name: str) -> int:
@@ -169,10 +188,13 @@ class Game:
 
     def __init__(self, options: dict[str, Any], full: bool = True) -> None:
         self.full = full  # normal's fast evaluation leaves out room and advance
+        self.draw = 0.0  # what a draw at the quiet limit is worth to the cows
         self.b = _board(options["board"])
         self.captures: int = options["captures"]
         self.deadline: bool = options["leopard_deadline"]
         self.quiet_limit: int = options["quiet_limit"]
+        self.options = options
+        self.cache: dict[tuple, float] = {}
 
     def read(self, view: dict) -> State:
         cows = 0
@@ -255,17 +277,10 @@ class Game:
             return False
         if lh:
             return bool(empty)
-        m = leops
-        while m:
-            low = m & -m
-            m ^= low
-            a = low.bit_length() - 1
-            if b.nb[a] & empty:
-                return True
-            for over, to, _ in b.jumps[a]:
-                if cows & over and empty & to:
-                    return True
-        return False
+        return any(
+            b.nb[a] & empty or any(cows & over and empty & to for over, to, _ in b.jumps[a])
+            for a in _bits(leops)
+        )
 
     def result(self, s: State) -> float | None:
         """None while the game goes on; else the value for the cows (WIN, -WIN or 0)."""
@@ -274,11 +289,21 @@ class Game:
         if not self.can_move(s):
             return WIN if s[5] == 1 else -WIN
         if s[6] >= self.quiet_limit:
-            return 0.0
+            return self.draw
         return None
 
     def evaluate(self, s: State) -> float:
-        """How good `s` (game not over) is for the cows."""
+        """How good `s` (game not over) is for the cows; remembered, as searches meet the same
+        positions again by other move orders (the side to move does not change it)."""
+        quiet = s[6]
+        fading = self.quiet_limit - quiet < QUIET_FADE
+        key = (s[0], s[1], s[2], s[3], s[4], quiet if fading else -1)
+        value = self.cache.get(key)
+        if value is None:
+            value = self.cache[key] = self._evaluate(s)
+        return value
+
+    def _evaluate(self, s: State) -> float:
         cows, leops, ch, lh, cap, _, quiet = s
         b = self.b
         empty = b.all & ~(cows | leops)
@@ -315,11 +340,10 @@ class Game:
             near = b.near
             for a in _bits(leops):
                 value += ADVANCE * sum((cows & ring).bit_count() for ring in near[a])
-            if not lh:
-                value -= ROOM * b.room(leops, empty)
+            value -= ROOM * b.room(leops, empty)
         left = self.quiet_limit - quiet
         if ch == 0 and left < QUIET_FADE:
-            value *= left / QUIET_FADE
+            value = self.draw + (value - self.draw) * left / QUIET_FADE
         return value
 
 
@@ -330,12 +354,9 @@ class OutOfBudget(Exception):
 class Search:
     """Negamax alpha-beta with a transposition table and capture quiescence."""
 
-    def __init__(self, game: Game, nodes: int, deadline: float | None = None) -> None:
-        # `deadline` is accepted for old callers and ignored: only the count bounds a search,
-        # so that a seed fixes the move under any load.
-        self.game = game
-        self.limit = nodes
-        self.nodes = 0
+    def __init__(self, game: Game, nodes: int) -> None:
+        # Only the count bounds a search, so that a seed fixes the move under any load.
+        self.game, self.limit, self.nodes = game, nodes, 0
         self.table: dict[tuple, tuple[int, float, int, Move | None]] = {}
 
     def _count(self) -> None:
@@ -352,7 +373,7 @@ class Search:
         r = self.game.result(s)
         if r is None:
             return None
-        if r:  # quicker wins and slower losses are better
+        if abs(r) >= WIN:  # quicker wins and slower losses are better
             r = r - ply if r > 0 else r + ply
         return r if s[5] == 0 else -r
 
@@ -444,12 +465,15 @@ def _easy(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move:
     if s[5] == 1:
         jumps = [m for m in moves if m[0] == JUMP]
         return rng.choice(jumps or moves)
-    safe = []
+    # Best: no cow at all can be jumped after the move; else at least not the cow just moved.
+    safe, unmoved = [], []
     for m in moves:
-        after = game.play(s, m)
-        if not any(j[3] == m[2] for j in game.captures_of(after)):
+        jumps = game.captures_of(game.play(s, m))
+        if not jumps:
             safe.append(m)
-    return rng.choice(safe or moves)
+        elif not any(j[3] == m[2] for j in jumps):
+            unmoved.append(m)
+    return rng.choice(safe or unmoved or moves)
 
 
 def _one_ply(search: Search, s: State, moves: list[Move]) -> list[tuple[float, Move]]:
@@ -470,7 +494,8 @@ def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move
 
 def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: float) -> Move:
     limit = max(100, int(budget * NODES_PER_SECOND))
-    search = Search(game, limit)
+    trap_nodes = int(limit * TRAP_SHARE)
+    search = Search(game, limit - trap_nodes)
     if len(moves) == 1:
         return moves[0]
     # Depth 1 (with quiescence) orders the moves and is the fallback answer; its few nodes
@@ -480,6 +505,7 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
     best_value = order[0][0]
     best = [m for v, m in order if v >= best_value - 1e-6]
     moves = [m for _, m in order]
+    top, done = best_value, 1  # the value and depth of the deepest finished search
     for depth in range(2, MAX_DEPTH + 1):
         scored, cut = search.root(s, moves, depth)
         if cut:
@@ -489,12 +515,60 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
                 if prev is not None and scored[0][0] > prev:
                     best = [scored[0][1]]
             break
-        top = scored[0][0]
+        top, done = scored[0][0], depth
         best = [m for v, m in scored if v >= top - 1e-6]
         moves = [m for _, m in scored]
         if abs(top) >= WIN / 2:
             break  # a forced result: deeper search changes nothing
+    if done > 2 and abs(top) < WIN / 2:
+        trap = _trap(game, s, moves[:TRAP_MOVES], best, top, done, Search(game, trap_nodes))
+        if trap is not None:
+            return trap
     return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _greedy_reply(game: Game, s: State) -> Move | None:
+    """The reply a one-ply player would make (normal's choice, without its noise)."""
+    moves = game.moves(s)
+    if not moves:
+        return None
+    light = Search(Game(game.options, full=False), 1 << 30)
+    return max(_one_ply(light, s, moves), key=lambda e: e[0])[1]
+
+
+def _trap(game: Game, s: State, moves: list[Move], best: list[Move], top: float, depth: int,
+          search: Search) -> Move | None:
+    """A move nearly as good as the best (TRAP_MARGIN) after which the opponent's most
+    tempting reply, by a one-ply look, loses at least TRAP_GAIN more (a trap a careful
+    opponent declines at little cost; a hasty one walks into). The replies are looked at
+    one move deep first, then TRAP_DEPTH, while the count lasts."""
+    lines = []
+    for m in moves:
+        child = game.play(s, m)
+        if game.result(child) is None:
+            reply = _greedy_reply(game, child)
+            if reply is not None:
+                lines.append((m, child, game.play(child, reply)))
+    try:
+        for reply_depth in (1, TRAP_DEPTH):
+            for m, child, after in lines:
+                # From our side, after their tempting reply: a short search.
+                final = search._final(after, 2)
+                gain = final if final is not None else search.negamax(
+                    after, reply_depth, -2 * WIN, 2 * WIN, 2)
+                if gain < top + TRAP_GAIN:
+                    continue
+                if m in best:
+                    return m
+                # Not far below the best move against any reply: a null window at
+                # top - margin; a trap that wins the game is worth about a cow.
+                bar = top - (TRAP_MARGIN_WIN if gain >= WIN / 2 else TRAP_MARGIN)
+                v = -search.negamax(child, depth - 1, -bar, -bar + 1e-9, 1)
+                if v >= bar:
+                    return m
+    except OutOfBudget:
+        pass
+    return None
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:
@@ -504,6 +578,8 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float 
     if not legal:
         raise ValueError(f"seat {seat} has no move to make in this position")
     game = Game(view["options"], full=level == "hard")
+    if level == "hard" and seat == 0:
+        game.draw = -CONTEMPT
     s = game.read(view)
     moves = game.moves(s)
     if level == "easy":
