@@ -10,9 +10,7 @@ Nothing is hidden, so the view is the position.
   the previous best move tried first, and the same capture quiescence at the leaves. It is
   bounded by a count of positions only (never the clock), so a seed and a budget fix the
   move under any load. The deepest search that finished gives the move (or a better move found by
-  the unfinished one), unless a trap is found on a share of the count: a move nearly as good
-  after which the reply that looks best one move deep loses much more (often a leopard's
-  capture into a pocket the cows close soon after). As the cows, hard counts a draw at the
+  the unfinished one). As the cows, hard counts a draw at the
   quiet limit as a loss of about three cows (CONTEMPT), so it gives up a cow to start the count
   again rather than sit out a draw it cannot break.
 
@@ -61,14 +59,6 @@ QUIET_FADE = 30  # over the last moves before the quiet limit, the evaluation fa
 # the count again with the leopards drawn into the herd (bounded: each cow given costs
 # CAPTURE, so after three or four the draw is preferred).
 CONTEMPT = 350.0
-# Traps (hard): among the first TRAP_MOVES moves, one at most TRAP_MARGIN below the best after
-# which the opponent's most tempting reply loses TRAP_GAIN more, checked on a share of the count.
-TRAP_MOVES = 40
-TRAP_MARGIN = 15.0
-TRAP_MARGIN_WIN = 110.0
-TRAP_GAIN = 150.0
-TRAP_DEPTH = 3
-TRAP_SHARE = 0.1
 
 
 def _index(name: str) -> int:
@@ -494,8 +484,7 @@ def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move
 
 def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: float) -> Move:
     limit = max(100, int(budget * NODES_PER_SECOND))
-    trap_nodes = int(limit * TRAP_SHARE)
-    search = Search(game, limit - trap_nodes)
+    search = Search(game, limit)
     if len(moves) == 1:
         return moves[0]
     # Depth 1 (with quiescence) orders the moves and is the fallback answer; its few nodes
@@ -505,7 +494,7 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
     best_value = order[0][0]
     best = [m for v, m in order if v >= best_value - 1e-6]
     moves = [m for _, m in order]
-    top, done = best_value, 1  # the value and depth of the deepest finished search
+    top = best_value  # the value of the deepest finished search
     for depth in range(2, MAX_DEPTH + 1):
         scored, cut = search.root(s, moves, depth)
         if cut:
@@ -515,60 +504,12 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
                 if prev is not None and scored[0][0] > prev:
                     best = [scored[0][1]]
             break
-        top, done = scored[0][0], depth
+        top = scored[0][0]
         best = [m for v, m in scored if v >= top - 1e-6]
         moves = [m for _, m in scored]
         if abs(top) >= WIN / 2:
             break  # a forced result: deeper search changes nothing
-    if done > 2 and abs(top) < WIN / 2:
-        trap = _trap(game, s, moves[:TRAP_MOVES], best, top, done, Search(game, trap_nodes))
-        if trap is not None:
-            return trap
     return best[0] if len(best) == 1 else rng.choice(best)
-
-
-def _greedy_reply(game: Game, s: State) -> Move | None:
-    """The reply a one-ply player would make (normal's choice, without its noise)."""
-    moves = game.moves(s)
-    if not moves:
-        return None
-    light = Search(Game(game.options, full=False), 1 << 30)
-    return max(_one_ply(light, s, moves), key=lambda e: e[0])[1]
-
-
-def _trap(game: Game, s: State, moves: list[Move], best: list[Move], top: float, depth: int,
-          search: Search) -> Move | None:
-    """A move nearly as good as the best (TRAP_MARGIN) after which the opponent's most
-    tempting reply, by a one-ply look, loses at least TRAP_GAIN more (a trap a careful
-    opponent declines at little cost; a hasty one walks into). The replies are looked at
-    one move deep first, then TRAP_DEPTH, while the count lasts."""
-    lines = []
-    for m in moves:
-        child = game.play(s, m)
-        if game.result(child) is None:
-            reply = _greedy_reply(game, child)
-            if reply is not None:
-                lines.append((m, child, game.play(child, reply)))
-    try:
-        for reply_depth in (1, TRAP_DEPTH):
-            for m, child, after in lines:
-                # From our side, after their tempting reply: a short search.
-                final = search._final(after, 2)
-                gain = final if final is not None else search.negamax(
-                    after, reply_depth, -2 * WIN, 2 * WIN, 2)
-                if gain < top + TRAP_GAIN:
-                    continue
-                if m in best:
-                    return m
-                # Not far below the best move against any reply: a null window at
-                # top - margin; a trap that wins the game is worth about a cow.
-                bar = top - (TRAP_MARGIN_WIN if gain >= WIN / 2 else TRAP_MARGIN)
-                v = -search.negamax(child, depth - 1, -bar, -bar + 1e-9, 1)
-                if v >= bar:
-                    return m
-    except OutOfBudget:
-        pass
-    return None
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:
