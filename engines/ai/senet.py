@@ -6,9 +6,8 @@ loaded as the position and searched with the engine's own moves.
 - hard: normal improved by playouts: each legal move is played out many times by normal for
   HORIZON decisions, every move meeting the same throws (common random numbers: the dice,
   which dominate one game, largely cancel between moves), and the end positions are scored
-  as a chance of winning (`evaluate`, squashed). Halfway through the budget only the best two
-  moves go on being played out. It is bounded by a count of decisions played (never the
-  clock), so a budget fixes the move under any load.
+  as a chance of winning (`evaluate`, squashed). It is bounded by a count of decisions
+  played (never the clock), so a budget fixes the move under any load.
 
 A deeper expectimax over the throws with `evaluate` at the leaves (hard until 2026) won only
 about 54% against normal; playouts reach further than two or three throws, where a swap or a
@@ -181,21 +180,16 @@ def _playout(state, seat: int, dice: random.Random) -> tuple[float, int]:
 def _improved(state, seat: int, legal: list[str], plies: int, seed: int) -> str:
     """Hard's move: the best mean over playouts, the same throws for every move."""
     total = dict.fromkeys(legal, 0.0)
-    runs = dict.fromkeys(legal, 0)
-    playing = legal
     used = 0
     r = 0
     while used < plies:
-        if len(playing) > 2 and used >= plies // 2:
-            # Sorted by mean, ties to the first in sorted order (sort is stable).
-            playing = sorted(playing, key=lambda m: -total[m] / runs[m])[:2]
-        for m in playing:
+        for m in legal:
             value, n = _playout(ENG.apply(state, seat, m), seat, random.Random(seed + r))
             total[m] += value
-            runs[m] += 1
             used += n + 1
         r += 1
-    return max(playing, key=lambda m: total[m] / runs[m])
+    top = max(total.values())
+    return next(m for m in legal if total[m] == top)  # ties to the first in sorted order
 
 
 def _load(view: dict):
