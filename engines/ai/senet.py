@@ -9,9 +9,10 @@ loaded as the position and searched with the engine's own moves.
   as a chance of winning (`evaluate`, squashed). It is bounded by a count of decisions
   played (never the clock), so a budget fixes the move under any load.
 
-A deeper expectimax over the throws with `evaluate` at the leaves (hard until 2026) won only
-about 54% against normal; playouts reach further than two or three throws, where a swap or a
-protected pair pays off. `_Search` (that expectimax) still serves normal and the review.
+The expectimax over the throws that hard used before (`_Search`, with `evaluate` at the leaves,
+one to three throws deep) won only about 54% against normal; playouts reach a dozen decisions
+further, where a swap or a protected pair pays off. `_Search` still serves normal (one move
+deep) and the review.
 """
 
 from __future__ import annotations
