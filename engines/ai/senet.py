@@ -10,9 +10,10 @@ loaded as the position and searched with the engine's own moves.
   played (never the clock), so a budget fixes the move under any load.
 
 The expectimax over the throws that hard used before (`_Search`, with `evaluate` at the leaves,
-one to three throws deep) won only about 54% against normal; playouts reach a dozen decisions
-further, where a swap or a protected pair pays off. `_Search` still serves normal (one move
-deep) and the review.
+one to three throws deep) won about 54% against normal; the playouts reach a dozen decisions
+further, and did as well on a tenth of the budget (bench/arena.py, --budget 0.1). The dice
+decide most of a game (bench/senet_predict.py). `_Search` still serves normal (one move deep)
+and the review.
 """
 
 from __future__ import annotations
