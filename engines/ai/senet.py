@@ -3,15 +3,22 @@ loaded as the position and searched with the engine's own moves.
 
 - easy: a random legal move, but a stone that can bear off does.
 - normal: greedy: the move whose resulting position evaluates best (see `evaluate`).
-- hard: expectimax over the stick throws with `chance_odds` (extra throws and House of Water
-  tries are just more chance nodes; the water choice is a decision like any other), leaves
-  scored by `evaluate`, iteratively deepened to 1, 3, 5... throws. It is bounded by a count
-  of positions visited (never the clock), so a budget fixes the move under any load; the
-  deepest search that finished gives the move.
+- hard: normal improved by playouts: each legal move is played out many times by normal for
+  HORIZON decisions, every move meeting the same throws (common random numbers: the dice,
+  which dominate one game, largely cancel between moves), and the end positions are scored
+  as a chance of winning (`evaluate`, squashed). It is bounded by a count of decisions
+  played (never the clock), so a budget fixes the move under any load.
+
+The expectimax over the throws that hard used before (`_Search`, with `evaluate` at the leaves,
+one to three throws deep) won about 54% against normal; the playouts reach a dozen decisions
+further, and did as well on a tenth of the budget (bench/arena.py, --budget 0.1). The dice
+decide most of a game (bench/senet_predict.py). `_Search` still serves normal (one move deep)
+and the review.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from engines import CHANCE, get_engine
@@ -21,14 +28,14 @@ FIELDS = ("game", "options", "board", "off", "turn", "phase", "throw")
 COLOURS = "WB"
 BEAUTY = 26
 
-# Positions visited per second of budget (apply + legal moves + evaluation), measured on the
-# 2-core build machine under load with about 2x headroom.
 # The share of easy's decisions that are normal's (engines/ai/__init__.py), between the
 # one-ply greedy baseline and normal (bench/arena.py).
 EASY_SKILL = 0.7
-NODES_PER_SECOND = 15_000
-MAX_DEPTH = 7
-GROWTH = 150  # nodes of depth d + 2 per node of depth d, measured on typical positions
+# Decisions played out per second of budget (normal's choice + apply, throws included),
+# measured on the 2-core build machine under load with about 2x headroom.
+PLIES_PER_SECOND = 8_000
+HORIZON = 12  # decisions in one playout before its end position is scored
+SCALE = 40.0  # evaluation points per logistic unit (as engines/ai/review.py's SENET_SCALE)
 WIN = 10_000.0
 
 # What a stone is worth by square: progress, with the houses priced by how they bear off.
@@ -76,17 +83,29 @@ def _threat(board: str, me: str, opp: str) -> float:
     return sum(P[k] * best[k] for k in range(1, 6))
 
 
-def evaluate(position: dict, seat: int) -> float:
-    """How good the position is for `seat`: material (stones off), progress, safety, tempo."""
-    if position["phase"] == "over":
-        return WIN if position["turn"] == seat else -WIN
-    board = position["board"]
-    off = position["off"]
+def _points(state, seat: int) -> float:
+    """`evaluate` of a loaded position."""
+    if state.phase == "over":
+        return WIN if state.turn == seat else -WIN
+    board = state.board
+    off = state.off
     me, opp = COLOURS[seat], COLOURS[1 - seat]
     score = _side(board, me) - _side(board, opp) + OFF * (off[seat] - off[1 - seat])
-    mover = position["turn"]
+    mover = state.turn
     lead = TEMPO + THREAT * _threat(board, COLOURS[mover], COLOURS[1 - mover])
     return score + lead if mover == seat else score - lead
+
+
+def evaluate(position: dict, seat: int) -> float:
+    """How good the position is for `seat`: material (stones off), progress, safety, tempo."""
+    return _points(_load(position), seat)
+
+
+def win_chance(state, seat: int) -> float:
+    """`evaluate` as a chance of winning for `seat`: 1 or 0 once the game is over."""
+    if state.phase == "over":
+        return 1.0 if state.turn == seat else 0.0
+    return 1.0 / (1.0 + math.exp(-_points(state, seat) / SCALE))
 
 
 class _Abort(Exception):
@@ -94,8 +113,9 @@ class _Abort(Exception):
 
 
 class _Search:
-    def __init__(self, seat: int, limit: int, deadline: float | None = None) -> None:
-        # `deadline` is ignored (kept for old callers): only the count bounds a search.
+    """Expectimax over the throws for `seat`, leaves scored by `evaluate`."""
+
+    def __init__(self, seat: int, limit: int) -> None:
         self.seat = seat
         self.limit = limit
         self.nodes = 0
@@ -109,16 +129,15 @@ class _Search:
 
     def value(self, state, depth: int) -> float:
         """Expectimax value for `seat`; depth counts the throws still expanded."""
-        pos = ENG.dump(state)
-        phase = pos["phase"]
+        phase = state.phase
         if phase == "over":
-            return evaluate(pos, self.seat)
+            return _points(state, self.seat)
         if phase == "throw" or phase == "try":
             # A water try is always expanded (it decides between two very different states);
             # an ordinary throw at depth 0 is a leaf.
             if phase == "throw" and depth <= 0:
-                return evaluate(pos, self.seat)
-            key = (pos["board"], pos["off"][0], pos["off"][1], pos["turn"], phase, depth)
+                return _points(state, self.seat)
+            key = (state.board, state.off, state.turn, phase, depth)
             cached = self.cache.get(key)
             if cached is not None:
                 return cached
@@ -128,7 +147,7 @@ class _Search:
                 total += p * self.value(self.child(state, CHANCE, move), nxt)
             self.cache[key] = total
             return total
-        turn = pos["turn"]
+        turn = state.turn
         values = [self.value(self.child(state, turn, m), depth)
                   for m in ENG.legal_moves(state, turn)]
         return max(values) if turn == self.seat else min(values)
@@ -138,6 +157,41 @@ class _Search:
         # Highest value; ties go to the first move in sorted order.
         top = max(v for v, _ in scored)
         return next(m for v, m in scored if v == top), top
+
+
+def _normal(state, seat: int, legal: list[str]) -> str:
+    return legal[0] if len(legal) == 1 else _Search(seat, 10**9).best(state, legal, 0)[0]
+
+
+def _playout(state, seat: int, dice: random.Random) -> tuple[float, int]:
+    """Normal plays both sides for HORIZON decisions: `seat`'s chance then, and the count."""
+    played = 0
+    while state.phase != "over":
+        phase = state.phase
+        if phase == "throw" or phase == "try":
+            if phase == "throw" and played >= HORIZON:
+                break
+            state = ENG.apply(state, CHANCE, ENG.sample_chance(state, dice))
+            continue
+        played += 1
+        turn = state.turn
+        state = ENG.apply(state, turn, _normal(state, turn, ENG.legal_moves(state, turn)))
+    return win_chance(state, seat), played
+
+
+def _improved(state, seat: int, legal: list[str], plies: int, seed: int) -> str:
+    """Hard's move: the best mean over playouts, the same throws for every move."""
+    total = dict.fromkeys(legal, 0.0)
+    used = 0
+    r = 0
+    while used < plies:
+        for m in legal:
+            value, n = _playout(ENG.apply(state, seat, m), seat, random.Random(seed + r))
+            total[m] += value
+            used += n + 1
+        r += 1
+    top = max(total.values())
+    return next(m for m in legal if total[m] == top)  # ties to the first in sorted order
 
 
 def _load(view: dict):
@@ -161,21 +215,6 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float 
         off = [m for m in legal if m.startswith("move") and _bears_off(state, seat, m)]
         return rng.choice(off or legal)
     if level == "normal":
-        return _Search(seat, 10**9).best(state, legal, 0)[0]
-    move = _Search(seat, 10**9).best(state, legal, 0)[0]  # a handful of nodes
-    limit = max(200, int(budget * NODES_PER_SECOND))
-    search = _Search(seat, limit)
-    # Odd depths only, so that the search ends on the opponent's reply: in the arena depth 2
-    # did no better than depth 1 (about 52% against 55% versus normal).
-    for depth in range(1, MAX_DEPTH + 1, 2):
-        before = search.nodes
-        try:
-            move = search.best(state, legal, depth)[0]
-        except _Abort:
-            break
-        used = search.nodes - before
-        # Two more throws multiply the tree by about GROWTH: do not start a depth that cannot
-        # finish (its work would be thrown away).
-        if search.nodes + used * GROWTH > limit:
-            break
-    return move
+        return _normal(state, seat, legal)
+    plies = max(50, int(budget * PLIES_PER_SECOND))
+    return _improved(state, seat, legal, plies, rng.getrandbits(32))

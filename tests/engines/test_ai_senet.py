@@ -138,13 +138,47 @@ def test_the_evaluation_is_zero_sum_and_knows_a_win() -> None:
     assert ai.evaluate(won, 0) == ai.WIN and ai.evaluate(won, 1) == -ai.WIN
 
 
+def games_won(level: str, other: str, pairs: int) -> int:
+    """Games `level` wins in `pairs` pairs of seeded games, the seats swapped within a pair."""
+    won = 0
+    for pair in range(pairs):
+        for levels in ([level, other], [other, level]):
+            won += play_game(levels, pair)["ranks"][levels.index(level)] == 1
+    return won
+
+
 @pytest.mark.usefixtures("easy_alone")
 def test_normal_beats_easy() -> None:
     """A modest seeded sample (strength proper is the arena's business)."""
-    wins = 0
-    games = 160
-    for seed in range(games):
-        levels = ["normal", "easy"] if seed % 2 == 0 else ["easy", "normal"]
-        out = play_game(levels, seed // 2)
-        wins += out["ranks"][levels.index("normal")] == 1
-    assert wins >= games * 0.62
+    assert games_won("normal", "easy", 80) >= 160 * 0.62
+
+
+def test_win_chance_is_the_evaluation_squashed_and_knows_the_end() -> None:
+    rng = random.Random(2)
+    state = ENG.new(2)
+    while ENG.to_act(state):
+        actor = ENG.to_act(state)[0]
+        if actor == CHANCE:
+            state = ENG.apply(state, actor, ENG.sample_chance(state, rng))
+            continue
+        ahead = ai.evaluate(ENG.dump(state), 0) > 0
+        assert (ai.win_chance(state, 0) > 0.5) == ahead
+        assert ai.win_chance(state, 0) + ai.win_chance(state, 1) == pytest.approx(1.0)
+        state = ENG.apply(state, actor, rng.choice(ENG.legal_moves(state, actor)))
+    assert ai.win_chance(state, state.turn) == 1.0 and ai.win_chance(state, 1 - state.turn) == 0
+
+
+def test_hard_is_bounded_by_its_count_of_decisions_played(monkeypatch) -> None:
+    """Hard's playouts stop at the budget's count (one round of playouts may finish past it),
+    so its time per move is fixed by the budget, not by the machine."""
+    pos = position(white=(4, 9, 11, 15, 20), black=(6, 10, 14, 18, 21), phase="move", throw=3)
+    view = ENG.view(ENG.load(pos), 0)
+    legal = ENG.legal_moves(ENG.load(pos), 0)
+    played = []
+    normal = ai._normal
+    monkeypatch.setattr(ai, "_normal", lambda *a: played.append(1) or normal(*a))
+    for budget in (0.02, 0.08):
+        played.clear()
+        choose_move("senet", view, 0, "hard", seed=1, budget=budget)
+        limit = budget * ai.PLIES_PER_SECOND
+        assert limit / 2 < len(played) <= limit + len(legal) * ai.HORIZON
