@@ -8,7 +8,7 @@ hand or a deal the seat could not see. Each judge measures in its game's natural
 - Varanasi (two sides: 2 players or doubles): exact win/loss by the exact search of the hard
   level (a count-bounded proof); a move from a won position to a lost one is a blunder. A
   decision whose proof does not finish within the count is not judged.
-- Senet: the chance of winning (the hard level's expectimax one throw deep, mapped to a
+- Senet: the chance of winning (the expectimax one throw deep that normal plays by, mapped to a
   probability by a logistic curve fitted on self-play), before and after the move.
 - 6 nimmt!: the expected bullheads the seat takes in the rest of the round, by Monte Carlo
   over deals consistent with its view (the others' hands sampled, as the hard level does),
