@@ -47,6 +47,12 @@ def player_answered() -> Iterator[None]:
         _answered.reset(token)
 
 
+def note_player_answered() -> None:
+    """The interaction behind this task has been acknowledged: `player_answered` holds for
+    the rest of the task (each interaction is handled in a task of its own)."""
+    _answered.set(True)
+
+
 def is_player_answered() -> bool:
     return _answered.get()
 

@@ -17,6 +17,7 @@ from bot.tables.computers import LEVELS, computer_level
 from bot.tables.pipeline import auto_turn
 from bot.ui.components import LobbyButton
 from bot.ui.errors import table_error_text
+from bot.ui.faults import defer
 from bot.ui.labels import describe
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class ComputerRunner:
 async def hint(controller: Controller, interaction: discord.Interaction) -> None:
     """/hint: the hard computer player's move for the caller's seat, privately."""
     loc = interaction.locale
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True, thinking=True)
     service = controller.service
     table = await service.active_in_channel(interaction.channel_id)
     if table is None or table.status != "running":

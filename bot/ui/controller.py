@@ -18,7 +18,7 @@ from bot.ui.board import game_title, is_private_pick
 from bot.ui.components import MoveSelect, view_of
 from bot.ui.computers import lobby_computer
 from bot.ui.errors import missing_permission_text, table_error_text
-from bot.ui.faults import choices_in_time, defer_publicly, now
+from bot.ui.faults import choices_in_time, defer, defer_publicly, now
 from bot.ui.labels import describe, describe_all
 from bot.ui.lobbies import LobbyKeeper
 from bot.ui.lobby import lobby_embed, lobby_items, shuffle_from_message
@@ -157,7 +157,7 @@ class Controller:
                 await self.refuse(interaction, err)
                 return
             # their own lobby elsewhere: offered for replacement if its message is gone
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction, ephemeral=True, thinking=True)
             await self.orphans.offer_or_refuse(
                 interaction, await self.service.get(err.params["table_id"]), err)
             return
@@ -169,7 +169,7 @@ class Controller:
             use_thread, note = False, None
         busy = await self.service.active_in_channel(channel.id) if not use_thread else None
         if busy is not None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction, ephemeral=True, thinking=True)
             await self.orphans.offer_or_refuse(interaction, busy, TableError("channel_busy"))
             return
         await defer_publicly(interaction)
@@ -236,7 +236,7 @@ class Controller:
         await ensure_language(self.bot, interaction.guild_id)
         loc = server_locale(interaction)  # the lobby is read by everyone in the channel
         shuffle = shuffle_from_message(interaction.message)
-        await interaction.response.defer()
+        await defer(interaction)
         user = interaction.user
         result: MoveResult | None = None
         try:
@@ -292,7 +292,7 @@ class Controller:
         """A move button or select: `where` is c (channel board), e (ephemeral group
         choice) or h (a private hand, by DM or ephemeral)."""
         loc = locale_of(interaction)
-        await interaction.response.defer()
+        await defer(interaction)
         label = move
         try:
             result = await self.service.play(table_id, interaction.user.id, move, turn=ply)
@@ -324,7 +324,7 @@ class Controller:
         if len(move) > MAX_MOVE_LENGTH:  # refused before anything reads it
             await self.refuse(interaction, TableError("too_long", max=MAX_MOVE_LENGTH))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await interaction.followup.send(t(loc, "No game is being played here. Start one "
@@ -382,7 +382,7 @@ class Controller:
         self, interaction: discord.Interaction, table_id: int
     ) -> Table | None:
         """Defer a private answer about the table and read it; None (refused) when it is gone."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         try:
             return await self.service.get(table_id)
         except TableError as err:
@@ -452,7 +452,7 @@ class Controller:
 
     async def repost(self, interaction: discord.Interaction) -> None:
         loc = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await self.tell(interaction, t(loc, "No game is being played here. Start one with "
@@ -487,7 +487,7 @@ class Controller:
 
     async def resign(self, interaction: discord.Interaction) -> None:
         loc = locale_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await self.tell(interaction, t(loc, "No game is being played here."))

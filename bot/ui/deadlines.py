@@ -16,6 +16,7 @@ import discord
 from discord.ext import tasks
 
 from bot.i18n import t
+from bot.storage.driver import player_answered
 from bot.tables import DeadlineDispatcher, Expiry, Table
 from bot.ui.badges import seat_label
 from bot.ui.board import is_private_pick
@@ -96,10 +97,11 @@ class Deadlines:
         if self.watch.current_loop == 0:
             await service.restore_timers()
         try:
-            await self.dispatcher.run_due()
-            next_at = await service.next_due()
-            # tournaments' start times and rounds are timers too (bot/ui/tournament.py)
-            next_at = await self.bot.tournaments_ui.run_pass(next_at)
+            with player_answered():  # background work: nobody waits on Discord's 3 seconds
+                await self.dispatcher.run_due()
+                next_at = await service.next_due()
+                # tournaments' start times and rounds are timers too (bot/ui/tournament.py)
+                next_at = await self.bot.tournaments_ui.run_pass(next_at)
         except Exception:
             log.exception("deadline pass failed; trying again in %s s", self.RECHECK)
             delay = self.RECHECK

@@ -28,6 +28,7 @@ from discord import app_commands
 from bot import metrics
 from bot.i18n import N_, t
 from bot.storage import Unavailable
+from bot.storage.driver import note_player_answered
 from bot.tables import TableError
 from bot.ui.errors import table_error_text
 
@@ -47,9 +48,16 @@ def mark_public_defer(interaction: discord.Interaction) -> None:
     interaction.extras[PUBLIC_DEFER] = True
 
 
+async def defer(interaction: discord.Interaction, **options: Any) -> None:
+    """Acknowledge the interaction (Discord's 3 seconds are met); after that the database
+    work of this interaction queues for a busy PostgreSQL pool rather than being refused."""
+    await interaction.response.defer(**options)
+    note_player_answered()
+
+
 async def defer_publicly(interaction: discord.Interaction) -> None:
     """`defer(thinking=True)` visible to everyone, remembered for `answer_failure`."""
-    await interaction.response.defer(thinking=True)
+    await defer(interaction, thinking=True)
     mark_public_defer(interaction)
 
 

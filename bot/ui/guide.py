@@ -22,7 +22,7 @@ from bot.i18n import t
 from bot.ui.board import game_title
 from bot.ui.components import Rebuilt, view_of
 from bot.ui.drawing import draw
-from bot.ui.faults import guarded
+from bot.ui.faults import defer, guarded
 from bot.ui.guide_texts import PAGE_TITLES, PAGES
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
@@ -96,7 +96,7 @@ def _can_attach(interaction: discord.Interaction) -> bool:
 async def show_rules(bot: TableBot, interaction: discord.Interaction, game: str) -> None:
     """The first page, privately, with the page select and the share button."""
     loc = interaction.locale
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True, thinking=True)
     file = await picture_file(game, loc) if _can_attach(interaction) else None
     view = view_of(guide_items(loc, game, "goal"))
     kwargs: dict[str, Any] = {"embed": guide_embed(loc, game, "goal", file is not None),
@@ -121,7 +121,7 @@ async def share_page(interaction: discord.Interaction, game: str, page: str) -> 
     """Post `page` in the channel, in the channel's language, for everyone."""
     await ensure_language(interaction.client, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True, thinking=True)
     file = await picture_file(game, loc) if _can_attach(interaction) else None
     kwargs: dict[str, Any] = {"embed": guide_embed(loc, game, page, file is not None)}
     if file is not None:

@@ -21,7 +21,7 @@ from bot.i18n import N_, t
 from bot.tables import Table, TableError
 from bot.ui.components import Rebuilt, view_of
 from bot.ui.errors import table_error_text
-from bot.ui.faults import guarded
+from bot.ui.faults import defer, guarded
 from bot.ui.lobby import lobby_embed
 from bot.ui.locales import ensure_language, interaction_channel_locale
 
@@ -95,7 +95,7 @@ class LobbyKeeper:
     async def replace(self, interaction: discord.Interaction, table_id: int) -> None:
         """The "Close that lobby" button: only while it is a lobby whose message is gone."""
         loc = interaction.locale
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         try:
             table = await self.service.get(table_id)
             if table.status != "lobby" or not await self.message_gone(table):
@@ -140,7 +140,7 @@ class LobbyKeeper:
 
     async def cancel_here(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         table_id = await self.service.active_id_in_channel(interaction.channel_id)
         if table_id is None or interaction.guild_id is None:
             await interaction.followup.send(t(loc, "No game is being played here."),

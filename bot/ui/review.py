@@ -28,6 +28,7 @@ from bot.ui.board import game_title, seat_names
 from bot.ui.components import Rebuilt
 from bot.ui.drawing import draw, picture_words
 from bot.ui.errors import refuse_privately, unless_refused
+from bot.ui.faults import defer
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from engines.ai.review import review, reviewable
@@ -189,7 +190,7 @@ async def send_review(bot: TableBot, interaction: discord.Interaction, table_id:
         return
     await ensure_language(bot, interaction.guild_id)
     loc = interaction_channel_locale(interaction)
-    await interaction.response.defer(thinking=True)
+    await defer(interaction, thinking=True)
     try:
         result = await table_review(table)
     except workers.Busy:
@@ -212,7 +213,7 @@ async def show_mistake(bot: TableBot, interaction: discord.Interaction, table_id
                                  _reviewable_table(bot, table_id, interaction.guild_id))
     if table is None:
         return
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True, thinking=True)
     try:
         result = await table_review(table)
     except workers.Busy:

@@ -13,6 +13,7 @@ from bot.i18n import LANGUAGES, N_, t
 from bot.i18n.commands import t_plain
 from bot.tables import PRESETS, GuildSettings, TableError
 from bot.ui.errors import table_error_text
+from bot.ui.faults import defer
 from bot.ui.lobby import COLOUR
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ async def settings_command(
             t(loc, "Only members with the Manage Server permission can use {/settings}."),
             ephemeral=True)
         return
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True, thinking=True)
     service = bot.service
     try:
         if changes:

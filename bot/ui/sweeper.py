@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from discord.ext import tasks
 
 from bot import metrics
+from bot.storage.driver import player_answered
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -52,7 +53,8 @@ class Sweeper:
     async def sweep(self) -> None:
         self.beat()
         try:
-            posted = await self.bot.ui.publisher.recover(quiet_for=self.QUIET, backoff=True)
+            with player_answered():  # background work: a busy pool is waited for
+                posted = await self.bot.ui.publisher.recover(quiet_for=self.QUIET, backoff=True)
         except Exception as err:
             log.warning("posting the boards left behind failed (%r); trying again later", err)
         else:

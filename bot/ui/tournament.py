@@ -27,6 +27,7 @@ from bot.ui.components import Rebuilt
 from bot.ui.computers import player_name
 from bot.ui.drawing import draw, picture_words
 from bot.ui.errors import table_error_text
+from bot.ui.faults import defer
 from bot.ui.lobby import COLOUR
 from bot.ui.locales import ensure_language, interaction_channel_locale
 from bot.ui.settings import deadline_label
@@ -319,7 +320,7 @@ class TournamentUI:
         if not await self.is_organiser(interaction):
             await self.refuse(interaction, TournamentError("not_organiser"))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True, thinking=True)
         try:
             current = await self.service.get(tournament_id)
             if current.row.guild_id != interaction.guild_id:
@@ -351,7 +352,7 @@ class TournamentUI:
         assert self.service is not None and interaction.guild_id is not None
         await ensure_language(self.bot, interaction.guild_id)
         loc = interaction_channel_locale(interaction)
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, thinking=True)
         try:
             if tournament_id is None:
                 found = (await self.service.listing(interaction.guild_id)

@@ -381,3 +381,22 @@ async def test_work_for_an_answered_player_queues_for_a_busy_pool(postgres_url: 
         if busy is not None:
             await driver.pool.release(busy)
         await driver.close()
+
+
+async def test_an_interaction_is_patient_only_once_acknowledged() -> None:
+    from types import SimpleNamespace
+
+    from bot.storage.driver import is_player_answered
+    from bot.ui.faults import defer
+
+    async def acknowledge(**options: object) -> None:
+        assert not is_player_answered()  # before the answer: refuse fast, within 3 seconds
+
+    interaction = SimpleNamespace(response=SimpleNamespace(defer=acknowledge))
+
+    async def handle() -> bool:
+        await defer(interaction, ephemeral=True)
+        return is_player_answered()
+
+    assert await asyncio.create_task(handle())
+    assert not is_player_answered()  # another interaction's task is not affected
