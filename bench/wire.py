@@ -313,7 +313,7 @@ class Players:
         return await self._drain(started)
 
     async def _drain(self, started: float) -> tuple[Figures, float]:
-        last = started
+        last = time.perf_counter()  # the last action sent (its board may already be in)
         while self.pending:
             if await self._changes(0.5):
                 last = time.perf_counter()
