@@ -138,26 +138,33 @@ class ProcessPool:
     async def run(self, fn: Callable[..., T], args: tuple[Any, ...],
                   kwargs: dict[str, Any]) -> T:
         idle = self._start()
-        worker = await idle.get()
-        future = worker.future = asyncio.get_running_loop().create_future()
-        try:
-            worker.conn.send((fn, args, kwargs))
-        except Exception:
-            worker.future = None
-            idle.put_nowait(worker)
-            raise
-        return await future  # cancelled: the worker still finishes, then is free again
+        while True:
+            worker = await idle.get()
+            if worker not in self._workers:  # its process died while idle: already replaced
+                continue
+            future = worker.future = asyncio.get_running_loop().create_future()
+            try:
+                worker.conn.send((fn, args, kwargs))
+            except (BrokenPipeError, ConnectionResetError):  # died while idle, not yet seen
+                worker.future = None
+                self._replace(worker)
+                continue
+            except Exception:
+                worker.future = None
+                idle.put_nowait(worker)
+                raise
+            return await future  # cancelled: the worker still finishes, then is free again
 
     def _answered(self, worker: _Worker) -> None:
+        if worker not in self._workers:  # retired already (its pipe broke on a send)
+            return
         future, worker.future = worker.future, None
         try:
             ok, value = worker.conn.recv()
         except (EOFError, OSError):  # the process died: a new one takes its place
-            self._retire(worker)
+            self._replace(worker)
             if future is not None and not future.done():
                 future.set_exception(WorkerDied(f"worker {worker.process.pid} died"))
-            if self._idle is not None:
-                self._idle.put_nowait(self._spawn())
             return
         if future is not None and not future.done():
             if ok:
@@ -166,6 +173,11 @@ class ProcessPool:
                 future.set_exception(value)
         assert self._idle is not None
         self._idle.put_nowait(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        self._retire(worker)
+        if self._idle is not None:
+            self._idle.put_nowait(self._spawn())
 
     def _retire(self, worker: _Worker) -> None:
         if self._loop is not None and not self._loop.is_closed():

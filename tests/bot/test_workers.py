@@ -41,3 +41,22 @@ async def test_a_killed_worker_fails_its_job_and_is_replaced() -> None:
         assert second not in (first, os.getpid())
     finally:
         pools.close()
+
+
+async def test_a_worker_killed_while_idle_is_replaced_before_the_next_job() -> None:
+    pools = Workers(processes=1)
+    try:
+        lane = pools.lane("boards")
+        first = await lane.run(os.getpid)
+        os.kill(first, signal.SIGKILL)  # nothing running: the pipe closes while it waits
+        pool = lane.executor
+        assert pool is not None
+        for _ in range(400):  # until the pool has seen the pipe close (a new process started)
+            if all(w.process.pid != first for w in pool._workers):
+                break
+            await asyncio.sleep(0.05)
+        for _ in range(3):  # every later job runs, on the new process
+            second = await asyncio.wait_for(lane.run(os.getpid), 20)
+            assert second not in (first, os.getpid())
+    finally:
+        pools.close()
