@@ -20,9 +20,11 @@ messages posted in a channel use the server's language (`guild.preferred_locale`
 
 from __future__ import annotations
 
+import functools
 import gettext
 import io
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -160,12 +162,20 @@ class Translator(app_commands.Translator):
         return t(locale, message)[:DESCRIPTION_LIMIT]
 
 
+def picture_words(locale: object) -> Callable[[str], str]:
+    """The `gettext` a renderer takes: the words of a picture in `locale`'s language (a channel's
+    language for public pictures, the player's for private ones). Called in the worker: pass
+    the locale, which pickles, not this function."""
+    return functools.partial(t, locale)
+
+
 __all__ = [
     "CHOICE_CONTEXT",
     "COMMAND_CONTEXT",
     "DOMAIN",
     "LANGUAGES",
     "N_",
+    "picture_words",
     "OPTION_CONTEXT",
     "Translator",
     "has_translation",
@@ -175,3 +185,4 @@ __all__ = [
     "translate_in_context",
     "valid_name",
 ]
+

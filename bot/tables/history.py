@@ -14,12 +14,11 @@ being played: its log holds the deals).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bot import workers
-from bot.i18n import t
+from bot.i18n import picture_words
 from bot.storage import Repository
 from bot.storage.history import FinishedTable, HistoryPlayer, finished_tables
 from bot.tables.errors import TableError
@@ -74,7 +73,7 @@ def played_game(table: Table) -> replay.PlayedGame:
 def _drawn_replay(locale: str | None, played: replay.PlayedGame,
                   **options: Any) -> replay.Replay:
     """`build_replay` with the pictures' words in `locale`'s language (in a worker)."""
-    return replay.build_replay(played, gettext=functools.partial(t, locale), **options)
+    return replay.build_replay(played, gettext=picture_words(locale), **options)
 
 
 async def replay_file(

@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from bot import workers
-from bot.i18n import t
 
 
 def _plain(value: Any) -> Any:
@@ -19,10 +17,3 @@ def _plain(value: Any) -> Any:
 async def draw(render: Callable[..., bytes], *args: Any) -> bytes:
     """`render(*args)` in a board worker; returns the picture's bytes."""
     return await workers.run("boards", render, *(_plain(a) for a in args))
-
-
-def picture_words(locale: object) -> Callable[[str], str]:
-    """The `gettext` a renderer takes: the words of a picture in `locale`'s language (a channel's
-    language for public pictures, the player's for private ones). Called in the worker: pass
-    the locale, which pickles, not this function."""
-    return functools.partial(t, locale)

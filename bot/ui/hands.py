@@ -14,11 +14,11 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.i18n import t
+from bot.i18n import picture_words, t
 from bot.tables import Table
 from bot.ui.board import game_title
 from bot.ui.components import MoveSelect
-from bot.ui.drawing import draw, picture_words
+from bot.ui.drawing import draw
 from bot.ui.labels import describe_all
 from bot.ui.moves import natural
 

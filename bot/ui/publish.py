@@ -25,13 +25,13 @@ import discord
 
 import renderers
 from bot import metrics
-from bot.i18n import t
+from bot.i18n import picture_words, t
 from bot.tables import MoveResult, Table, TableError
 from bot.ui import hands
 from bot.ui.badges import seat_label
 from bot.ui.board import board_text, game_over_text, is_private_pick, players_line
 from bot.ui.components import PickButton, view_of
-from bot.ui.drawing import draw, picture_words
+from bot.ui.drawing import draw
 from bot.ui.errors import missing_permission_text
 from bot.ui.labels import Labels
 from bot.ui.locales import channel_locale, ensure_language

@@ -19,14 +19,14 @@ import discord
 from discord import ui
 
 from bot import workers
-from bot.i18n import N_, t
+from bot.i18n import N_, picture_words, t
 from bot.tables import TableError
 from bot.tables.export import exportable
 from bot.tables.history import shown_table
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title, seat_names
 from bot.ui.components import Rebuilt
-from bot.ui.drawing import draw, picture_words
+from bot.ui.drawing import draw
 from bot.ui.errors import refuse_privately, unless_refused
 from bot.ui.faults import defer
 from bot.ui.lobby import COLOUR

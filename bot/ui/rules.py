@@ -79,7 +79,7 @@ def example_picture(game: str, locale: object = None, seed: int = 7) -> bytes:
     import random
 
     import renderers
-    from bot.ui.drawing import picture_words
+    from bot.i18n import picture_words
     from engines import CHANCE
 
     eng = get_engine(game)

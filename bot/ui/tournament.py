@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
-from bot.i18n import N_, t
+from bot.i18n import N_, picture_words, t
 from bot.storage.tournaments import GameRow
 from bot.tables import MoveResult, TableError
 from bot.tournaments import pairing
@@ -25,7 +25,7 @@ from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.components import Rebuilt
 from bot.ui.computers import player_name
-from bot.ui.drawing import draw, picture_words
+from bot.ui.drawing import draw
 from bot.ui.errors import table_error_text
 from bot.ui.faults import defer
 from bot.ui.lobby import COLOUR

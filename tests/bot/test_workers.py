@@ -8,10 +8,11 @@ import asyncio
 import os
 import signal
 import time
+from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.workers import WorkerDied, Workers
+from bot.workers import Lane, WorkerDied, Workers
 
 
 async def test_a_job_s_answer_and_error_come_back_from_the_worker_process() -> None:
@@ -27,36 +28,38 @@ async def test_a_job_s_answer_and_error_come_back_from_the_worker_process() -> N
         pools.close()
 
 
-async def test_a_killed_worker_fails_its_job_and_is_replaced() -> None:
+@pytest.fixture
+async def one_worker() -> AsyncIterator[Lane]:
+    """The boards lane with a single worker process."""
     pools = Workers(processes=1)
     try:
-        lane = pools.lane("boards")
-        first = await lane.run(os.getpid)
-        stuck = asyncio.create_task(lane.run(time.sleep, 30))
-        await asyncio.sleep(0.2)  # the job has reached the worker
-        os.kill(first, signal.SIGKILL)
-        with pytest.raises(WorkerDied):
-            await asyncio.wait_for(stuck, 10)
-        second = await asyncio.wait_for(lane.run(os.getpid), 20)
+        yield pools.lane("boards")
+    finally:
+        pools.close()
+
+
+async def test_a_killed_worker_fails_its_job_and_is_replaced(one_worker: Lane) -> None:
+    first = await one_worker.run(os.getpid)
+    stuck = asyncio.create_task(one_worker.run(time.sleep, 30))
+    await asyncio.sleep(0.2)  # the job has reached the worker
+    os.kill(first, signal.SIGKILL)
+    with pytest.raises(WorkerDied):
+        await asyncio.wait_for(stuck, 10)
+    second = await asyncio.wait_for(one_worker.run(os.getpid), 20)
+    assert second not in (first, os.getpid())
+
+
+async def test_a_worker_killed_while_idle_is_replaced_before_the_next_job(
+    one_worker: Lane,
+) -> None:
+    first = await one_worker.run(os.getpid)
+    os.kill(first, signal.SIGKILL)  # nothing running: the pipe closes while it waits
+    pool = one_worker.executor
+    assert pool is not None
+    for _ in range(400):  # until the pool has seen the pipe close (a new process started)
+        if all(w.process.pid != first for w in pool._workers):
+            break
+        await asyncio.sleep(0.05)
+    for _ in range(3):  # every later job runs, on the new process
+        second = await asyncio.wait_for(one_worker.run(os.getpid), 20)
         assert second not in (first, os.getpid())
-    finally:
-        pools.close()
-
-
-async def test_a_worker_killed_while_idle_is_replaced_before_the_next_job() -> None:
-    pools = Workers(processes=1)
-    try:
-        lane = pools.lane("boards")
-        first = await lane.run(os.getpid)
-        os.kill(first, signal.SIGKILL)  # nothing running: the pipe closes while it waits
-        pool = lane.executor
-        assert pool is not None
-        for _ in range(400):  # until the pool has seen the pipe close (a new process started)
-            if all(w.process.pid != first for w in pool._workers):
-                break
-            await asyncio.sleep(0.05)
-        for _ in range(3):  # every later job runs, on the new process
-            second = await asyncio.wait_for(lane.run(os.getpid), 20)
-            assert second not in (first, os.getpid())
-    finally:
-        pools.close()
