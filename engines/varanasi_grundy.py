@@ -105,21 +105,28 @@ def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
             child = [POP[x] if TOP_COLOUR[x] == c else x for x in pos]
             out.append(tuple(sorted([x for x in child if x])))
     table = _PAIRS[before]
-    tops = [TOP_SIZE[x] for x in pos]
-    for i, src in enumerate(pos):
+    sizes = [TOP_SIZE[x] for x in pos]
+    n = len(pos)
+    for i in range(n):
+        src = pos[i]
         below = BELOW[src]
-        for j, dst in enumerate(pos):
-            if not below[tops[j]]:
+        for j in range(n):
+            if not below[sizes[j]]:
                 continue  # no disc of the source fits (always so for j == i)
+            dst = pos[j]
             moves = table.get(src << 12 | dst)
             if moves is None:
                 moves = pair_moves(src, dst, before)
-            if not moves:
-                continue
-            others = [x for m, x in enumerate(pos) if m != i and m != j]
             for rest, new in moves:
-                child = [*others, new, rest] if rest else [*others, new]
-                out.append(tuple(sorted(child)))
+                # Copying and patching the parent is cheaper than rebuilding from the others.
+                child = list(pos)
+                child[j] = new
+                if rest:
+                    child[i] = rest
+                else:
+                    del child[i]
+                child.sort()
+                out.append(tuple(child))
     return out
 
 

@@ -33,6 +33,14 @@ class PlaceTaken(Exception):
     """The channel or thread already has an active (lobby or running) table."""
 
 
+class ServerFull(Exception):
+    """The guild already has `limit` lobbies and running tables."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
 class HostBusy(Exception):
     """The member already hosts an open lobby in the guild: `table_id`."""
 
@@ -245,22 +253,28 @@ def _load(table_id: int, first_ply: int) -> Unit[LoadedTable | None]:
 
 _LOBBY_OF_HOST = ("SELECT id FROM game_tables WHERE guild_id = ? AND host_id = ?"
                   " AND status = 'lobby' ORDER BY id LIMIT 1")
-# PostgreSQL: held until the unit's transaction ends, so racing lobbies of one host (in any
+_ACTIVE_IN_GUILD = ("SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ?"
+                    " AND status IN ('lobby', 'running')")
+# PostgreSQL: held until the unit's transaction ends, so racing lobbies of one guild (in any
 # process) are checked one after the other. SQLite's write transaction already is exclusive.
-_HOST_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+_GUILD_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
 
 
 def _open_lobby(
     values: tuple[Any, ...], rules: tuple[int, str, int], hints: bool, host: SeatRow,
-    one_per_host: bool, host_lock: str,
+    one_per_host: bool, max_active: int | None, guild_lock: str,
 ) -> Unit[int]:
+    guild_id = values[0]
+    if guild_lock and (one_per_host or max_active is not None):
+        yield Fetch(guild_lock, (f"lobbies of guild {guild_id}",))
     if one_per_host:
-        guild_id = values[0]
-        if host_lock:
-            yield Fetch(host_lock, (f"lobby host {guild_id} {host.user_id}",))
         mine = yield Fetch(_LOBBY_OF_HOST, (guild_id, host.user_id))
         if mine:
             raise HostBusy(mine[0]["id"])
+    if max_active is not None:
+        active = yield Fetch(_ACTIVE_IN_GUILD, (guild_id,))
+        if active[0]["n"] >= max_active:
+            raise ServerFull(max_active)
     try:
         rows = yield Fetch(
             "INSERT INTO game_tables (guild_id, channel_id, thread_id, place_id, game, options,"
@@ -462,16 +476,18 @@ class Repository(TournamentQueries):
         self, guild_id: int, channel_id: int, thread_id: int | None, game: str,
         options: dict[str, Any], host: SeatRow, created_at: datetime,
         rules: tuple[int, str, int], hints: bool = False, one_per_host: bool = False,
+        max_active: int | None = None,
     ) -> int:
         """A new lobby with its host seated; PlaceTaken if its place has an active table;
-        with `one_per_host`, HostBusy if the host already has an open lobby in the guild
-        (checked atomically, across processes too)."""
+        with `one_per_host`, HostBusy if the host already has an open lobby in the guild;
+        with `max_active`, ServerFull if the guild has that many lobbies and running tables
+        (both checked atomically, across processes too)."""
         place = thread_id if thread_id is not None else channel_id
         values = (guild_id, channel_id, thread_id, place, game, json.dumps(options),
                   host.user_id, created_at)
-        host_lock = _HOST_LOCK if self.dialect == "postgresql" else ""
+        guild_lock = _GUILD_LOCK if self.dialect == "postgresql" else ""
         return await self.driver.run(_open_lobby, values, rules, hints, host, one_per_host,
-                                     host_lock)
+                                     max_active, guild_lock)
 
     async def load_table(self, table_id: int, first_ply: int = 0) -> LoadedTable | None:
         """A table with its seats, timers and the log from `first_ply`, read together."""
@@ -508,11 +524,7 @@ class Repository(TournamentQueries):
 
     async def active_count(self, guild_id: int) -> int:
         """Lobbies and running tables of a guild."""
-        rows = await self._rows(
-            "SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ?"
-            " AND status IN ('lobby', 'running')",
-            (guild_id,),
-        )
+        rows = await self._rows(_ACTIVE_IN_GUILD, (guild_id,))
         return int(rows[0]["n"])
 
     async def open_counts(self) -> dict[str, int]:

@@ -28,7 +28,15 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.storage import HostBusy, LoadedTable, PlaceTaken, Repository, SeatRow, StandingRow
+from bot.storage import (
+    HostBusy,
+    LoadedTable,
+    PlaceTaken,
+    Repository,
+    SeatRow,
+    ServerFull,
+    StandingRow,
+)
 from bot.storage.driver import from_row, player_answered
 from bot.tables import computers, pipeline, ratings, turns
 from bot.tables.deadlines import DeadlineMixin
@@ -295,7 +303,8 @@ class TableService(UpkeepMixin, DeadlineMixin):
         of deadlines.PRESETS) and `absence_rule` ("takeover"/"forfeit"): None = the
         server's /settings; TableError("bad_setting"). `one_per_host` (a member's /play; not
         a tournament's tables): TableError("lobby_limit") if the host already has an open
-        lobby in the server."""
+        lobby in the server, TableError("server_full") if the server has its `max_tables`
+        lobbies and running tables (both checked atomically as the lobby is written)."""
         eng = _engine(game)
         rules = await self._table_rules(guild_id, deadline_seconds, absence_rule)
         chosen = {k: v for k, v in (options or {}).items() if k != "players"}
@@ -309,14 +318,18 @@ class TableService(UpkeepMixin, DeadlineMixin):
         else:
             raise TableError("bad_options", **reason_params(problems[0]))
         self._check_side(eng, side)
+        max_active = (await self.get_settings(guild_id)).max_tables if one_per_host else None
         try:  # a unique index keeps one active table per place, even across processes
             table_id = await self._repo.open_lobby(
                 guild_id, channel_id, thread_id, game, chosen,
-                SeatRow(0, host_id, host_name, side), self.now(), rules, hints, one_per_host)
+                SeatRow(0, host_id, host_name, side), self.now(), rules, hints, one_per_host,
+                max_active)
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
         except HostBusy as err:
             raise await self._lobby_limit(err.table_id) from err
+        except ServerFull as err:
+            raise TableError("server_full", max=err.limit) from err
         log.info("table %s opened: %s in guild %s, place %s, host %s", table_id, game,
                  guild_id, thread_id or channel_id, host_id)
         return await self.get(table_id)

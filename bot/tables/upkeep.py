@@ -1,9 +1,10 @@
 """Tables that never block a channel, and limits per server (part of TableService).
 
 - **Limits** (`check_can_open`): at most one open lobby per member per server, and at most
-  the server's `max_tables` lobbies and running tables at once. The first is checked again
-  as the lobby is written (`open_table(..., one_per_host=True)`), atomically: two racing
-  /play commands, even in two processes, never open two lobbies for one member.
+  the server's `max_tables` lobbies and running tables at once. Both are checked again as
+  the lobby is written (`open_table(..., one_per_host=True)`), atomically: racing /play
+  commands, even in two processes, never open two lobbies for one member nor go past the
+  server's limit.
 - **Cancel** (`cancel`): the host cancels a lobby; a running game only by a member allowed
   to moderate (Manage Messages, or the server's cancel role). A cancelled game is unrated;
   its seats and move log are kept. `lobby_only` is for the lobby's own Cancel button, so an

@@ -83,6 +83,28 @@ async def test_racing_lobbies_of_one_member_open_only_one(opener: Opener) -> Non
     assert await second.open_counts() == {"lobby": 1, "running": 0}
 
 
+async def test_racing_lobbies_never_go_past_the_server_limit(opener: Opener) -> None:
+    first = TableService(await opener())
+    second = TableService(await opener(same=True))  # another process, the same database
+    await first.update_settings(GUILD, max_tables=3)
+
+    async def play(service: TableService, member: int) -> str:  # as /play does
+        try:
+            await service.check_can_open(GUILD, HOST + member)
+            await service.open_table(GUILD, member, "senet", None, HOST + member, "Host",
+                                     one_per_host=True)
+        except TableError as err:
+            return err.code
+        return "ok"
+
+    answers = await asyncio.gather(*(play((first, second)[m % 2], m) for m in range(1, 11)))
+    assert answers.count("ok") == 3 and answers.count("server_full") == 7
+    assert await second.open_counts() == {"lobby": 3, "running": 0}
+    # A tournament's tables are the bot's own: the member limit does not hold them back.
+    await first.open_table(GUILD, 20, "senet", None, HOST, "Host")
+    assert await first.open_counts() == {"lobby": 4, "running": 0}
+
+
 async def test_a_broken_log_is_marked_once_and_cancellable(
         opener: Opener, caplog: pytest.LogCaptureFixture) -> None:
     repo = await opener()
