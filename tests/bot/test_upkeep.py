@@ -65,20 +65,21 @@ async def test_limits_per_member_and_per_server(opener: Opener) -> None:
             await service.update_settings(GUILD, **{name: value})
 
 
+async def play(service: TableService, channel: int, member: int) -> str:
+    """A lobby opened as /play does: "ok" or the refusal's code."""
+    try:
+        await service.check_can_open(GUILD, member)
+        await service.open_table(GUILD, channel, "senet", None, member, "Host",
+                                 one_per_host=True)
+    except TableError as err:
+        return err.code
+    return "ok"
+
+
 async def test_racing_lobbies_of_one_member_open_only_one(opener: Opener) -> None:
     first = TableService(await opener())
     second = TableService(await opener(same=True))  # another process, the same database
-
-    async def play(service: TableService, channel: int) -> str:  # as /play does
-        try:
-            await service.check_can_open(GUILD, HOST)
-            await service.open_table(GUILD, channel, "senet", None, HOST, "Host",
-                                     one_per_host=True)
-        except TableError as err:
-            return err.code
-        return "ok"
-
-    answers = await asyncio.gather(*(play((first, second)[c % 2], c) for c in range(1, 9)))
+    answers = await asyncio.gather(*(play((first, second)[c % 2], c, HOST) for c in range(1, 9)))
     assert answers.count("ok") == 1 and answers.count("lobby_limit") == 7
     assert await second.open_counts() == {"lobby": 1, "running": 0}
 
@@ -87,17 +88,8 @@ async def test_racing_lobbies_never_go_past_the_server_limit(opener: Opener) -> 
     first = TableService(await opener())
     second = TableService(await opener(same=True))  # another process, the same database
     await first.update_settings(GUILD, max_tables=3)
-
-    async def play(service: TableService, member: int) -> str:  # as /play does
-        try:
-            await service.check_can_open(GUILD, HOST + member)
-            await service.open_table(GUILD, member, "senet", None, HOST + member, "Host",
-                                     one_per_host=True)
-        except TableError as err:
-            return err.code
-        return "ok"
-
-    answers = await asyncio.gather(*(play((first, second)[m % 2], m) for m in range(1, 11)))
+    answers = await asyncio.gather(
+        *(play((first, second)[m % 2], m, HOST + m) for m in range(1, 11)))
     assert answers.count("ok") == 3 and answers.count("server_full") == 7
     assert await second.open_counts() == {"lobby": 3, "running": 0}
     # A tournament's tables are the bot's own: the member limit does not hold them back.
