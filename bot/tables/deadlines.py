@@ -211,10 +211,10 @@ class DeadlineMixin:
         await self._repo.put_guild_settings(guild_id, values, self.now())
         return settings
 
-    async def _table_rules(
-        self, guild_id: int, deadline_seconds: int | None, absence_rule: str | None
+    @staticmethod
+    def _table_rules(
+        settings: GuildSettings, deadline_seconds: int | None, absence_rule: str | None
     ) -> tuple[int, str, int]:
-        settings = await self.get_settings(guild_id)
         deadline = settings.deadline_seconds if deadline_seconds is None else deadline_seconds
         rule = settings.absence_rule if absence_rule is None else absence_rule
         return (

@@ -306,7 +306,8 @@ class TableService(UpkeepMixin, DeadlineMixin):
         lobby in the server, TableError("server_full") if the server has its `max_tables`
         lobbies and running tables (both checked atomically as the lobby is written)."""
         eng = _engine(game)
-        rules = await self._table_rules(guild_id, deadline_seconds, absence_rule)
+        settings = await self.get_settings(guild_id)
+        rules = self._table_rules(settings, deadline_seconds, absence_rule)
         chosen = {k: v for k, v in (options or {}).items() if k != "players"}
         problems = []
         for players in range(eng.min_players, eng.max_players + 1):
@@ -318,7 +319,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
         else:
             raise TableError("bad_options", **reason_params(problems[0]))
         self._check_side(eng, side)
-        max_active = (await self.get_settings(guild_id)).max_tables if one_per_host else None
+        max_active = settings.max_tables if one_per_host else None
         try:  # a unique index keeps one active table per place, even across processes
             table_id = await self._repo.open_lobby(
                 guild_id, channel_id, thread_id, game, chosen,
