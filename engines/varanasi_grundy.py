@@ -245,6 +245,14 @@ class Solver:
         memo[pos] = result  # a real position of the same class: a cheaper lookup next time
         return result
 
+    def known(self, pos: Iterable[int]) -> bool | None:
+        """What is proven of codes by spot (zeros for empty spots), or None."""
+        codes = tuple(sorted(c for c in pos if c))
+        if not codes:
+            return self.misere
+        known = self.memo.get(codes)
+        return known if known is not None else self.memo.get(tuple(canonical(codes)))
+
     def wins_spots(self, pos: Iterable[int]) -> bool:
         """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
         did not take the last disc, so it wins exactly in misère."""

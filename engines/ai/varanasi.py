@@ -300,35 +300,30 @@ def solve_move(
     wins; (False, None, []) when every move loses; (None, None, moves not proven losing) when
     the solver's count ran out first.
 
-    The count is shared among the root moves in rounds of doubling shares, so that one move
-    whose proof is long does not starve a winning move that is cheap to prove; positions
-    proven in a round stay memoised for the next. The moves are tried in a fixed order, so
-    the count and the position fix the answer."""
+    The whole position is searched as the solver searches any other (fewest towers first),
+    and a winning move is then read from its memo. Sharing the count among the root moves in
+    rounds of doubling shares solved fewer won positions (`bench/varanasi_exact.py`), since
+    the rounds search the same positions again. The count and the position fix the answer."""
     pending: list[tuple[Move, tuple[int, ...]]] = []
     for m in _order_for_win(rules, pos, legal):
         now = rules.wins_now(pos, m)
         if now is not None:
             if now:
                 return True, m, []
-            continue
+            continue  # misère: the take that empties the board loses
         pending.append((m, play(pos, m, rules.weighted)[0]))
-    share = 64
-    while pending:
-        still: list[tuple[Move, tuple[int, ...]]] = []
-        for m, after in pending:
-            solver.cap = min(solver.limit, solver.nodes + share)
-            try:
-                if not solver.wins_spots(after):
-                    solver.cap = solver.limit
-                    return True, m, []
-            except OutOfBudget:
-                still.append((m, after))
-        solver.cap = solver.limit
-        if still and solver.nodes >= solver.limit:
-            return None, None, [m for m, _ in still]
-        pending = still
-        share *= 2
-    return False, None, []
+    if not pending:
+        return False, None, []
+    try:
+        won: bool | None = solver.wins_spots(pos)
+    except OutOfBudget:
+        won = None
+    known = [(m, solver.known(after)) for m, after in pending]
+    if won:
+        return True, next(m for m, wins in known if wins is False), []
+    if won is False:
+        return False, None, []
+    return None, None, [m for m, wins in known if wins is not True]
 
 
 def paranoid_move(
