@@ -257,3 +257,28 @@ def test_hard_finds_a_win_wherever_grundy_says_there_is_one(colours: int) -> Non
         assert not any(rest) or grundy(rest) == 0, (towers, move)
         checked += 1
     assert checked >= 20
+
+
+def test_hard_misses_no_win_in_whole_three_colour_sets() -> None:
+    """3 colours, the 2-player default, every disc on the board: at the bot's 1 s budget
+    hard's move leaves a lost position whenever the set start is won (the unbounded solver is
+    the reference). The first two are starts where hard once missed the win, when its count
+    was shared among the root moves in rounds."""
+    samples = ["r4|r3|g2|b2g1|b4|b3r1|g3||g4|b1|r2", "r2|r4|b4|r3b2|b3|g4|g2r1|g1|g3|b1"]
+    rng = random.Random(7)
+    for _ in range(12):
+        state = ENG.new(2, {})
+        state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
+        samples.append("|".join(ENG.view(state, 0)["towers"]))
+    reference = ai.Solver(False, False, 10**7)
+    won = 0
+    for i, text in enumerate(samples):
+        towers = text.split("|")
+        if not reference.wins_spots([ai.parse_code(t) for t in towers]):
+            continue
+        won += 1
+        move = choose_move("varanasi", position(towers), 0, "hard", seed=i, budget=1.0)
+        rest = after_towers(position(towers), 0, move)
+        assert not any(rest) or not reference.wins_spots([ai.parse_code(t) for t in rest]), \
+            (text, move)
+    assert won >= 8
