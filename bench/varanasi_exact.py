@@ -71,7 +71,7 @@ def exact_wins(towers: list[str], grundy_discs: int, tally: dict) -> bool | None
         return False  # the last disc is gone: the mover did not take it
     if len(REFERENCE.memo) > REFERENCE_MEMO:
         REFERENCE.memo.clear()
-    REFERENCE.cap = REFERENCE.nodes + REFERENCE_NODES
+    REFERENCE.limit = REFERENCE.nodes + REFERENCE_NODES
     try:
         won = REFERENCE.wins(codes)
     except ai.OutOfBudget:

@@ -227,12 +227,6 @@ class Workers:
         """Jobs waiting (not yet running) per lane: for metrics."""
         return {name: lane.waiting for name, lane in self.lanes.items()}
 
-    async def warm_up(self) -> None:
-        """Start every worker process now, not on the first move."""
-        for lane in self.lanes.values():
-            if lane.executor is not None:
-                await asyncio.gather(*(lane.run(os.getpid) for _ in range(lane.processes)))
-
     def close(self) -> None:
         for lane in self.lanes.values():
             if lane.executor is not None:

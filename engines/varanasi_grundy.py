@@ -196,13 +196,13 @@ class Solver:
     `wins(pos)` is True when the side to move wins with best play: normal play, the side that
     takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
     Positions are memoised under `canonical`. Each position searched counts one against
-    `cap`; OutOfBudget is raised past it (what was proven stays memoised)."""
+    `limit` (a caller may raise it between searches, keeping the memo); OutOfBudget is
+    raised past it (what was proven stays memoised)."""
 
     def __init__(self, before: bool, misere: bool, nodes: int) -> None:
         self.before = before
         self.misere = misere
         self.limit = nodes
-        self.cap = nodes  # this attempt's limit (a caller may share `limit` among attempts)
         self.nodes = 0
         self.memo: dict[tuple[int, ...], bool] = {}
 
@@ -218,7 +218,7 @@ class Solver:
             memo[pos] = known
             return known
         self.nodes += 1
-        if self.nodes > self.cap:
+        if self.nodes > self.limit:
             raise OutOfBudget
         result = False
         unknown = []

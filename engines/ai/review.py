@@ -76,7 +76,7 @@ class _VaranasiJudge:
             return None  # 3 or 4 players on their own: no exact answer
         solver = self.solvers.setdefault(
             (rules.before, rules.misere), va.Solver(rules.before, rules.misere, 0))
-        solver.limit = solver.cap = solver.nodes + VARANASI_NODES
+        solver.limit = solver.nodes + VARANASI_NODES
 
         def wins(move_text: str) -> bool:
             move = va.parse_move(move_text)

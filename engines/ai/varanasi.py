@@ -289,7 +289,7 @@ def _normal(
 
 
 def _order_for_win(rules: Rules, pos: tuple[int, ...], legal: list[Move]) -> list[Move]:
-    """Winning moves are looked for in this order: the bigger take first (more points)."""
+    """Moves in the order a winning one is picked: the bigger take first (more points)."""
     return sorted(legal, key=lambda m: -play(pos, m, rules.weighted)[1])
 
 
