@@ -21,7 +21,6 @@ job down a worker's pipe and reads the answer when the pipe is readable (`add_re
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import multiprocessing
 import os
@@ -66,9 +65,8 @@ class Lane:
             self.waiting -= 1
         self.running += 1
         try:
-            call = functools.partial(fn, *args, **kwargs)
             if self.executor is None:
-                return await asyncio.to_thread(call)
+                return await asyncio.to_thread(fn, *args, **kwargs)
             return await self.executor.run(fn, args, kwargs)
         finally:
             self.running -= 1

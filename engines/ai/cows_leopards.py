@@ -183,7 +183,6 @@ class Game:
         self.captures: int = options["captures"]
         self.deadline: bool = options["leopard_deadline"]
         self.quiet_limit: int = options["quiet_limit"]
-        self.options = options
         self.cache: dict[tuple, float] = {}
 
     def read(self, view: dict) -> State:
@@ -494,7 +493,6 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
     best_value = order[0][0]
     best = [m for v, m in order if v >= best_value - 1e-6]
     moves = [m for _, m in order]
-    top = best_value  # the value of the deepest finished search
     for depth in range(2, MAX_DEPTH + 1):
         scored, cut = search.root(s, moves, depth)
         if cut:
