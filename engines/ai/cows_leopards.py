@@ -10,7 +10,11 @@ Nothing is hidden, so the view is the position.
   the previous best move tried first, and the same capture quiescence at the leaves. It is
   bounded by a count of positions only (never the clock), so a seed and a budget fix the
   move under any load. The deepest search that finished gives the move (or a better move found by
-  the unfinished one). As the cows, hard counts a draw at the
+  the unfinished one). As the leopards, hard then looks again at the moves nearly as good
+  against the best defence, with the cows' reply taken as the ones normal's evaluation would
+  choose (a careful but one-ply herd falls to a fork set up two moves ahead, which the best
+  defence would avoid), and plays the one whose worst such reply leaves it best off, with a
+  share of the count set aside for this. As the cows, hard counts a draw at the
   quiet limit as a loss of about three cows (CONTEMPT), so it gives up a cow to start the count
   again rather than sit out a draw it cannot break.
 
@@ -19,7 +23,9 @@ be jumped once a leopard arrives, the leopards' mobility, trapped leopards, all 
 a draw as the quiet limit nears. Hard adds the room the leopards on the board have to roam
 (nearer empty points weigh more; counted also while a leopard is in hand) and how close the
 cows stand to the leopards, and weighs the cows that could be jumped more: without these,
-normal's herd is looser and does not close in.
+normal's herd is looser and does not close in. Hard leopards also count a cost for a leopard
+in a triangle (OUTSIDE): a triangle joins the square only at its apex, so a cow there shuts
+the leopard out of play.
 
 Searches run on a copy of the position with points on a 9 x 9 lattice (index 9x + y), so
 every line direction is a shift of a Python int and the evaluation works on whole masks.
@@ -59,6 +65,15 @@ QUIET_FADE = 30  # over the last moves before the quiet limit, the evaluation fa
 # the count again with the leopards drawn into the herd (bounded: each cow given costs
 # CAPTURE, so after three or four the draw is preferred).
 CONTEMPT = 350.0
+# Hard leopards: what a leopard in a triangle costs (a cow on the apex shuts it in; without
+# this, the room there draws a leopard in while the cows drop and the herd walls it off).
+OUTSIDE = 40.0
+# Hard leopards: the share of the count for the second look with the cows' replies taken as
+# normal's (_expected), how much worse against the best defence a move it prefers may be,
+# and the plies searched after such a reply.
+EXPECT_SHARE = 0.25
+EXPECT_MARGIN = 15.0
+EXPECT_DEPTH = 4
 
 
 def _index(name: str) -> int:
@@ -79,6 +94,11 @@ class Board:
         self.all = 0
         for i in self.points:
             self.all |= 1 << i
+        # The triangles: the points outside the square (x or y outside 2..6).
+        self.triangles = 0
+        for i in self.points:
+            if not (2 <= i // 9 <= 6 and 2 <= i % 9 <= 6):
+                self.triangles |= 1 << i
         self.nb = [0] * 81
         step_dirs: dict[int, int] = {}  # shift -> points with a neighbour that way
         for p, q in data["lines"]:
@@ -179,6 +199,8 @@ class Game:
     def __init__(self, options: dict[str, Any], full: bool = True) -> None:
         self.full = full  # normal's fast evaluation leaves out room and advance
         self.draw = 0.0  # what a draw at the quiet limit is worth to the cows
+        self.outside = 0.0  # OUTSIDE when hard plays the leopards
+        self.options = options
         self.b = _board(options["board"])
         self.captures: int = options["captures"]
         self.deadline: bool = options["leopard_deadline"]
@@ -330,6 +352,8 @@ class Game:
             for a in _bits(leops):
                 value += ADVANCE * sum((cows & ring).bit_count() for ring in near[a])
             value -= ROOM * b.room(leops, empty)
+        if self.outside and leops & b.triangles:
+            value += self.outside * (leops & b.triangles).bit_count()
         left = self.quiet_limit - quiet
         if ch == 0 and left < QUIET_FADE:
             value = self.draw + (value - self.draw) * left / QUIET_FADE
@@ -483,6 +507,10 @@ def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move
 
 def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: float) -> Move:
     limit = max(100, int(budget * NODES_PER_SECOND))
+    expect_limit = 0
+    if s[5] == 1:
+        expect_limit = int(limit * EXPECT_SHARE)
+        limit = max(100, limit - expect_limit)
     search = Search(game, limit)
     if len(moves) == 1:
         return moves[0]
@@ -493,6 +521,7 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
     best_value = order[0][0]
     best = [m for v, m in order if v >= best_value - 1e-6]
     moves = [m for _, m in order]
+    finished: list[tuple[float, Move]] = []  # the deepest finished search's values
     for depth in range(2, MAX_DEPTH + 1):
         scored, cut = search.root(s, moves, depth)
         if cut:
@@ -502,12 +531,53 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
                 if prev is not None and scored[0][0] > prev:
                     best = [scored[0][1]]
             break
+        finished = scored
         top = scored[0][0]
         best = [m for v, m in scored if v >= top - 1e-6]
         moves = [m for _, m in scored]
         if abs(top) >= WIN / 2:
             break  # a forced result: deeper search changes nothing
+    if expect_limit and finished and abs(finished[0][0]) < WIN / 2:
+        top = finished[0][0]
+        near = [m for v, m in finished if v >= top - EXPECT_MARGIN]
+        pick = _expected(game, s, near, expect_limit)
+        if pick is not None:
+            return pick
     return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _expected(game: Game, s: State, candidates: list[Move], limit: int) -> Move | None:
+    """Of the leopards' `candidates` (best first against the best defence), the one whose
+    worst outcome over the replies normal's cows would choose (its one-ply choice and the
+    near-equal moves its noise picks among) is best, if that beats the first's; else None,
+    also when the count runs out before two are looked at."""
+    light = Game(game.options, full=False)
+    predictor = Search(light, 1 << 30)
+    search = Search(game, limit)
+    results: list[tuple[float, Move]] = []
+    try:
+        for m in candidates:
+            child = game.play(s, m)
+            if game.result(child) is not None:
+                continue
+            before = predictor.nodes
+            scored = _one_ply(predictor, child, game.moves(child))
+            search.nodes += predictor.nodes - before
+            top = max(v for v, _ in scored)
+            worst = 2 * WIN
+            for v, r in scored:
+                if v >= top - 1.0:
+                    after = game.play(child, r)
+                    worst = min(worst, search.negamax(after, EXPECT_DEPTH, -2 * WIN, 2 * WIN, 2))
+            results.append((worst, m))
+    except OutOfBudget:
+        pass
+    if len(results) < 2:
+        return None
+    top = max(v for v, _ in results)
+    if top > results[0][0] + 1e-6:
+        return next(m for v, m in results if v == top)
+    return None
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:
@@ -519,6 +589,8 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float 
     game = Game(view["options"], full=level == "hard")
     if level == "hard" and seat == 0:
         game.draw = -CONTEMPT
+    if level == "hard" and seat == 1:
+        game.outside = OUTSIDE
     s = game.read(view)
     moves = game.moves(s)
     if level == "easy":
