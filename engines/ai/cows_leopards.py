@@ -13,8 +13,9 @@ Nothing is hidden, so the view is the position.
   the unfinished one). As the leopards, hard then looks again at the moves nearly as good
   against the best defence, with the cows' reply taken as the ones normal's evaluation would
   choose (a careful but one-ply herd falls to a fork set up two moves ahead, which the best
-  defence would avoid), and plays the one whose worst such reply leaves it best off, with a
-  share of the count set aside for this. As the cows, hard counts a draw at the
+  defence would avoid), and plays the one whose worst such reply leaves it best off, once a
+  search again shows it within EXPECT_MARGIN of the best against the best defence (shares of
+  the count are set aside for both). As the cows, hard counts a draw at the
   quiet limit as a loss of about three cows (CONTEMPT), so it gives up a cow to start the count
   again rather than sit out a draw it cannot break.
 
@@ -72,6 +73,7 @@ OUTSIDE = 40.0
 # normal's (_expected), how much worse against the best defence a move it prefers may be,
 # and the plies searched after such a reply.
 EXPECT_SHARE = 0.25
+CHECK_SHARE = 0.05  # of the count, for checking the pick against the best defence
 EXPECT_MARGIN = 15.0
 EXPECT_DEPTH = 4
 
@@ -507,10 +509,11 @@ def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move
 
 def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: float) -> Move:
     limit = max(100, int(budget * NODES_PER_SECOND))
-    expect_limit = 0
+    expect_limit = check_limit = 0
     if s[5] == 1:
         expect_limit = int(limit * EXPECT_SHARE)
-        limit = max(100, limit - expect_limit)
+        check_limit = int(limit * CHECK_SHARE)
+        limit = max(100, limit - expect_limit - check_limit)
     search = Search(game, limit)
     if len(moves) == 1:
         return moves[0]
@@ -522,6 +525,7 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
     best = [m for v, m in order if v >= best_value - 1e-6]
     moves = [m for _, m in order]
     finished: list[tuple[float, Move]] = []  # the deepest finished search's values
+    finished_depth = 0
     for depth in range(2, MAX_DEPTH + 1):
         scored, cut = search.root(s, moves, depth)
         if cut:
@@ -531,26 +535,32 @@ def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: f
                 if prev is not None and scored[0][0] > prev:
                     best = [scored[0][1]]
             break
-        finished = scored
+        finished, finished_depth = scored, depth
         top = scored[0][0]
         best = [m for v, m in scored if v >= top - 1e-6]
         moves = [m for _, m in scored]
         if abs(top) >= WIN / 2:
             break  # a forced result: deeper search changes nothing
     if expect_limit and finished and abs(finished[0][0]) < WIN / 2:
-        top = finished[0][0]
-        near = [m for v, m in finished if v >= top - EXPECT_MARGIN]
-        pick = _expected(game, s, near, expect_limit)
-        if pick is not None:
-            return pick
+        floor = finished[0][0] - EXPECT_MARGIN
+        # Root values below the best are upper bounds, so each pick is checked again
+        # against the best defence, on what is left of the second look's count.
+        near = [m for v, m in finished if v >= floor]
+        picks, used = _expected(game, s, near, expect_limit)
+        search.limit = search.nodes + check_limit + max(0, expect_limit - used)
+        for pick in picks:
+            if _holds(search, s, pick, finished_depth, floor):
+                return pick
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _expected(game: Game, s: State, candidates: list[Move], limit: int) -> Move | None:
-    """Of the leopards' `candidates` (best first against the best defence), the one whose
-    worst outcome over the replies normal's cows would choose (its one-ply choice and the
-    near-equal moves its noise picks among) is best, if that beats the first's; else None,
-    also when the count runs out before two are looked at."""
+def _expected(
+    game: Game, s: State, candidates: list[Move], limit: int
+) -> tuple[list[Move], int]:
+    """The leopards' `candidates` (best first against the best defence) that do better than
+    the first when the cows reply as a one-ply herd would (normal's choice and the near-equal
+    moves its noise picks among), best first, and the count used; none when the count runs
+    out before two are looked at."""
     light = Game(game.options, full=False)
     predictor = Search(light, 1 << 30)
     search = Search(game, limit)
@@ -572,12 +582,23 @@ def _expected(game: Game, s: State, candidates: list[Move], limit: int) -> Move 
             results.append((worst, m))
     except OutOfBudget:
         pass
+    used = min(search.nodes, limit)
     if len(results) < 2:
-        return None
-    top = max(v for v, _ in results)
-    if top > results[0][0] + 1e-6:
-        return next(m for v, m in results if v == top)
-    return None
+        return [], used
+    first = results[0][0]
+    better = sorted((e for e in results[1:] if e[0] > first + 1e-6), key=lambda e: -e[0])
+    return [m for _, m in better], used
+
+
+def _holds(search: Search, s: State, move: Move, depth: int, floor: float) -> bool:
+    """Is `move` worth at least `floor` to the side to move against the best defence, at
+    `depth`? A null-window search; False also when the count runs out."""
+    try:
+        v = -search.negamax(search.game.play(s, move), depth - 1, -floor - 1e-6,
+                            -floor + 1e-6, 1)
+    except OutOfBudget:
+        return False
+    return v >= floor - 1e-6
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float = 1.0) -> str:

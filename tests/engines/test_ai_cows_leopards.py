@@ -153,3 +153,51 @@ def test_normal_beats_easy() -> None:
     as_cows = [play_game(("normal", "easy"), seed, options) for seed in range(3)]
     assert min(as_leopards + as_cows) >= 0.5
     assert sum(as_leopards + as_cows) >= 3.5
+
+
+def test_hard_leopards_set_traps_that_cost_little_against_the_best_defence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hard leopards sometimes prefer a move that a one-ply herd walks into; each such move,
+    searched again from scratch at the same depth, is worth at most EXPECT_MARGIN less than
+    the best move against the best defence (root values below the best are only bounds, so
+    without the check a 'near' move could be far worse)."""
+    picks: list[tuple[tuple, tuple, int, float]] = []
+    holds = ai._holds
+
+    def recorded(search: ai.Search, s: tuple, move: tuple, depth: int, floor: float) -> bool:
+        ok = holds(search, s, move, depth, floor)
+        if ok:
+            picks.append((s, move, depth, floor))
+        return ok
+
+    monkeypatch.setattr(ai, "_holds", recorded)
+    state = ENG.new(2, {"board": "A"})
+    for ply in range(70):
+        actor = ENG.to_act(state)[0]
+        level = "hard" if actor == 1 else "normal"
+        move = choose_move("cows_leopards", ENG.view(state, actor), actor, level, seed=ply,
+                           budget=0.5)
+        state = ENG.apply(state, actor, move)
+    assert picks, "the second look never changed a move"
+    game = ai.Game(ENG.default_options(2) | {"board": "A"})
+    game.outside = ai.OUTSIDE  # hard leopards' evaluation
+    for s, move, depth, floor in picks:
+        fresh = ai.Search(game, 1 << 30)
+        value = -fresh.negamax(game.play(s, move), depth - 1, -2 * ai.WIN, 2 * ai.WIN, 1)
+        assert value >= floor - 1e-6, (ai.move_str(move), value, floor)
+
+
+def test_a_trap_that_gives_up_a_capture_is_refused() -> None:
+    """The check behind the second look: a leopard step that lets a capture go is worth far
+    less than the capture against the best defence, so it is refused; the capture holds."""
+    view = position(["d5", "a3", "g7", "c4", "d3"], ["e5"], 1, hand=(0, 1), captures=21)
+    game = ai.Game(view["options"])
+    s = game.read(view)
+    search = ai.Search(game, 1 << 30)
+    scored, _ = search.root(s, game.moves(s), 3)
+    floor = scored[0][0] - ai.EXPECT_MARGIN
+    capture = next(m for m in game.moves(s) if ai.move_str(m) == "e5xc5")
+    step = next(m for m in game.moves(s) if ai.move_str(m) == "e5-f5")
+    assert ai._holds(search, s, capture, 3, floor)
+    assert not ai._holds(search, s, step, 3, floor)
