@@ -186,6 +186,11 @@ def canonical(codes: Iterable[int]) -> list[int]:
 # -- win/loss ---------------------------------------------------------------------------------
 
 
+def _sorted_codes(pos: Iterable[int]) -> tuple[int, ...]:
+    """Codes by spot as the solver keys them: the towers, sorted, without empty spots."""
+    return tuple(sorted(c for c in pos if c))
+
+
 class OutOfBudget(Exception):
     """The count of positions ran out."""
 
@@ -247,7 +252,7 @@ class Solver:
 
     def known(self, pos: Iterable[int]) -> bool | None:
         """What is proven of codes by spot (zeros for empty spots), or None."""
-        codes = tuple(sorted(c for c in pos if c))
+        codes = _sorted_codes(pos)
         if not codes:
             return self.misere
         known = self.memo.get(codes)
@@ -256,7 +261,7 @@ class Solver:
     def wins_spots(self, pos: Iterable[int]) -> bool:
         """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
         did not take the last disc, so it wins exactly in misère."""
-        codes = tuple(sorted(c for c in pos if c))
+        codes = _sorted_codes(pos)
         return self.wins(codes) if codes else self.misere
 
 

@@ -94,11 +94,9 @@ class Board:
         data = board_data(board_id)
         self.points = [_index(p) for p in data["points"]]
         self.all = 0
+        self.triangles = 0  # the points outside the square (x or y outside 2..6)
         for i in self.points:
             self.all |= 1 << i
-        # The triangles: the points outside the square (x or y outside 2..6).
-        self.triangles = 0
-        for i in self.points:
             if not (2 <= i // 9 <= 6 and 2 <= i % 9 <= 6):
                 self.triangles |= 1 << i
         self.nb = [0] * 81
@@ -499,12 +497,16 @@ def _one_ply(search: Search, s: State, moves: list[Move]) -> list[tuple[float, M
     return out
 
 
-def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move:
-    search = Search(game, 1 << 30)
+def _normal_choices(search: Search, s: State, moves: list[Move]) -> list[Move]:
+    """The near-equal best moves by one ply that normal picks among (a little noise, so that
+    normal does not always repeat itself)."""
     scored = _one_ply(search, s, moves)
     best = max(v for v, _ in scored)
-    # A little noise among near-equal moves, so that normal does not always repeat itself.
-    return rng.choice([m for v, m in scored if v >= best - 1.0])
+    return [m for v, m in scored if v >= best - 1.0]
+
+
+def _normal(game: Game, s: State, moves: list[Move], rng: random.Random) -> Move:
+    return rng.choice(_normal_choices(Search(game, 1 << 30), s, moves))
 
 
 def _hard(game: Game, s: State, moves: list[Move], rng: random.Random, budget: float) -> Move:
@@ -571,14 +573,12 @@ def _expected(
             if game.result(child) is not None:
                 continue
             before = predictor.nodes
-            scored = _one_ply(predictor, child, game.moves(child))
+            replies = _normal_choices(predictor, child, game.moves(child))
             search.nodes += predictor.nodes - before
-            top = max(v for v, _ in scored)
-            worst = 2 * WIN
-            for v, r in scored:
-                if v >= top - 1.0:
-                    after = game.play(child, r)
-                    worst = min(worst, search.negamax(after, EXPECT_DEPTH, -2 * WIN, 2 * WIN, 2))
+            worst = min(
+                search.negamax(game.play(child, r), EXPECT_DEPTH, -2 * WIN, 2 * WIN, 2)
+                for r in replies
+            )
             results.append((worst, m))
     except OutOfBudget:
         pass
