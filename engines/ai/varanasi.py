@@ -300,10 +300,10 @@ def solve_move(
     wins; (False, None, []) when every move loses; (None, None, moves not proven losing) when
     the solver's count ran out first.
 
-    The whole position is searched as the solver searches any other (fewest towers first),
-    and a winning move is then read from its memo. Sharing the count among the root moves in
-    rounds of doubling shares solved fewer won positions (`bench/varanasi_exact.py`), since
-    the rounds search the same positions again. The count and the position fix the answer."""
+    The whole position is searched as the solver searches any other node, and a winning move
+    is then read from its memo. Sharing the count among the root moves in rounds of doubling
+    shares solved fewer won positions (`bench/varanasi_exact.py`), since the rounds search the
+    same positions again. The count and the position fix the answer."""
     pending: list[tuple[Move, tuple[int, ...]]] = []
     for m in _order_for_win(rules, pos, legal):
         now = rules.wins_now(pos, m)
