@@ -3,8 +3,8 @@ computer players' win/loss proofs.
 
 A take touches every tower whose top has the colour, so a position is not a sum of towers:
 values are computed for the whole board by memoised search. To keep that search small,
-positions are canonicalised: spot order and empty spots are dropped (towers are sorted) and
-colours are relabelled, because neither changes the game.
+spot order and empty spots are dropped (towers are sorted), and for Grundy values colours
+are relabelled too, because neither changes the game.
 
 A tower is an int of 12 bits: 3 bits per size (size 1 in the lowest bits) holding colour + 1,
 or 0 where the tower lacks that size. Sizes in a tower are distinct, so the set of discs fixes
@@ -12,15 +12,16 @@ the order, and putting K top discs on another tower is a bitwise OR.
 
 - `children(pos, before)`: every position one turn away (the moves of the rules).
 - `grundy…`: Grundy values, normal play (a position is lost for the player to move exactly
-  when its value is 0); unbounded, memoised for the life of the process.
+  when its value is 0); unbounded, memoised (under `canonical`) for the life of the process.
 - `Solver`: win/loss only, normal play or misère, bounded by a count of positions; it prunes
   far more than whole Grundy values, so the computer players use it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import permutations, product
+from operator import itemgetter
 
 from engines.varanasi import k_range, parse_tower
 
@@ -32,6 +33,7 @@ POP = [0] * _N_CODES  # the tower without its top disc
 BELOW = [(0,) * 5] * _N_CODES  # BELOW[code][x]: how many top discs are smaller than size x
 # SPLIT[code][k] = (the top k discs, the rest) for k = 0..height
 SPLIT: list[tuple[tuple[int, int], ...]] = [()] * _N_CODES
+SQUARE = [0] * _N_CODES  # HEIGHT squared
 # _SIG[code]: for each disc (colour c, size i + 1), the tower's colour-blind shape (a 4-bit
 # mask of its sizes) at bit 16 * c + 4 * i; OR-ing over the towers gives every colour's
 # signature at once (a colour has one disc per size, so nothing overlaps).
@@ -46,6 +48,7 @@ def _build_tables() -> None:
         present = [i for i in range(4) if fields[i]]  # size - 1, top (smallest) first
         shape = sum(1 << i for i in present)
         HEIGHT[code] = len(present)
+        SQUARE[code] = len(present) ** 2
         TOP_SIZE[code] = present[0] + 1
         TOP_COLOUR[code] = fields[present[0]] - 1
         POP[code] = code & ~(7 << 3 * present[0])
@@ -70,43 +73,62 @@ def tower_code(tower: Iterable[int]) -> int:
     return code
 
 
+# A search key counts a tower as more than any sum of squared heights can be (at most 6 x 16).
+_KEY_TOWERS = 128
+
 # -- the moves --------------------------------------------------------------------------------
 
-# (rest of the source, new destination) for each legal K, per (source, destination) pair and
-# height rule: a pure function of the two codes, cached up to a bound.
-_PAIRS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = ({}, {})
+# (rest of the source, new destination, change of the search key) for each legal K, per
+# (source, destination) pair and height rule: a pure function of the two codes, cached up to
+# a bound.
+_PAIRS: tuple[dict[int, tuple[tuple[int, int, int], ...]], ...] = ({}, {})
 _PAIRS_BOUND = 500_000
 
 
-def pair_moves(src: int, dst: int, before: bool) -> tuple[tuple[int, int], ...]:
+def pair_moves(src: int, dst: int, before: bool) -> tuple[tuple[int, int, int], ...]:
     """Every move of top discs from tower `src` onto tower `dst`: (what stays, the new
-    destination), K = 1, 2, … in order."""
+    destination, how much the move changes the search key of `children_keyed`), K = 1, 2, …
+    in order."""
     table = _PAIRS[before]
     out = table.get(src << 12 | dst)
     if out is None:
         split = SPLIT[src]
         ks = k_range(HEIGHT[src], HEIGHT[dst], BELOW[src][TOP_SIZE[dst]], before)
-        out = tuple((split[k][1], dst | split[k][0]) for k in ks)
+        gone = SQUARE[src] + SQUARE[dst]
+        moves = []
+        for moved, rest in (split[k] for k in ks):
+            # An emptied source is one tower fewer.
+            left = SQUARE[rest] if rest else _KEY_TOWERS
+            moves.append((rest, dst | moved, gone - SQUARE[dst | moved] - left))
+        out = tuple(moves)
         if len(table) >= _PAIRS_BOUND:
             table.clear()
         table[src << 12 | dst] = out
     return out
 
 
-def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
+def children_keyed(
+    pos: tuple[int, ...], before: bool
+) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every position one turn after `pos` (sorted non-zero codes; spots do not matter), as
-    sorted codes: the takes first, then the moves. () is the board emptied by a take."""
-    out: list[tuple[int, ...]] = []
+    (sorted codes, search key): the takes first, then the moves. () is the board emptied by a
+    take. The key is where the solver looks first (smaller first): fewest towers, then the
+    most piled up (the largest sum of squared heights). Such positions have the fewest moves,
+    so they are solved fastest and refute most often (`bench/varanasi_exact.py`: about a
+    third fewer 5-colour positions left unsolved than fewest towers alone). A move's key is
+    the parent's plus a change cached with the move, so it costs next to nothing."""
     tops = 0
     for code in pos:
         tops |= 1 << TOP_COLOUR[code]
     for c in range(6):
         if tops >> c & 1:
-            child = [POP[x] if TOP_COLOUR[x] == c else x for x in pos]
-            out.append(tuple(sorted([x for x in child if x])))
+            popped = [POP[x] if TOP_COLOUR[x] == c else x for x in pos]
+            child = tuple(sorted([x for x in popped if x]))
+            yield child, _KEY_TOWERS * len(child) - sum(map(SQUARE.__getitem__, child))
     table = _PAIRS[before]
     sizes = [TOP_SIZE[x] for x in pos]
     n = len(pos)
+    squares = _KEY_TOWERS * n - sum(map(SQUARE.__getitem__, pos))
     for i in range(n):
         src = pos[i]
         below = BELOW[src]
@@ -117,7 +139,7 @@ def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
             moves = table.get(src << 12 | dst)
             if moves is None:
                 moves = pair_moves(src, dst, before)
-            for rest, new in moves:
+            for rest, new, change in moves:
                 # Copying and patching the parent is cheaper than rebuilding from the others.
                 child = list(pos)
                 child[j] = new
@@ -126,8 +148,12 @@ def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
                 else:
                     del child[i]
                 child.sort()
-                out.append(tuple(child))
-    return out
+                yield tuple(child), squares + change
+
+
+def children(pos: tuple[int, ...], before: bool) -> list[tuple[int, ...]]:
+    """Every position one turn after `pos`, as `children_keyed` gives them, without keys."""
+    return [child for child, _ in children_keyed(pos, before)]
 
 
 # -- canonical form ---------------------------------------------------------------------------
@@ -191,12 +217,7 @@ def _sorted_codes(pos: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(c for c in pos if c))
 
 
-def _search_order(pos: tuple[int, ...]) -> tuple[int, int]:
-    """Where the solver looks first: fewest towers, then the most piled up (the largest sum
-    of squared heights). Such positions have the fewest moves, so they are solved fastest and
-    refute most often (`bench/varanasi_exact.py`: about a third fewer 5-colour positions left
-    unsolved at hard's count than fewest towers alone)."""
-    return len(pos), -sum(HEIGHT[c] * HEIGHT[c] for c in pos)
+_FIRST = itemgetter(0)
 
 
 class OutOfBudget(Exception):
@@ -208,9 +229,14 @@ class Solver:
 
     `wins(pos)` is True when the side to move wins with best play: normal play, the side that
     takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
-    Positions are memoised under `canonical`. Each position searched counts one against
-    `limit` (a caller may raise it between searches, keeping the memo); OutOfBudget is
-    raised past it (what was proven stays memoised)."""
+    Positions are memoised as sorted codes. Each position searched counts one against `limit`
+    (a caller may raise it between searches, keeping the memo); OutOfBudget is raised past it
+    (what was proven stays memoised).
+
+    Unlike the Grundy values, the solver does not relabel colours (`canonical`): relabelling
+    finds more positions already proven (a fifth fewer searched), but costs more time than
+    it saves. Without it a proof of the hardest sampled starts of `bench/varanasi_exact.py`
+    takes 0.6 of the time."""
 
     def __init__(self, before: bool, misere: bool, nodes: int) -> None:
         self.before = before
@@ -225,17 +251,12 @@ class Solver:
         known = memo.get(pos)
         if known is not None:
             return known
-        key = tuple(canonical(pos))
-        known = memo.get(key)
-        if known is not None:
-            memo[pos] = known
-            return known
         self.nodes += 1
         if self.nodes > self.limit:
             raise OutOfBudget
         result = False
         unknown = []
-        for child in children(pos, self.before):
+        for child, key in children_keyed(pos, self.before):
             if not child:
                 if not self.misere:
                     result = True  # take the last disc and win
@@ -243,27 +264,23 @@ class Solver:
                 continue  # misère: taking the last disc loses
             v = memo.get(child)
             if v is None:
-                unknown.append(child)
+                unknown.append((key, child))
             elif not v:
-                result = True
+                result = True  # a reply already proven lost: no need to make the others
                 break
         if not result:
-            unknown.sort(key=_search_order)
-            for child in unknown:
+            unknown.sort(key=_FIRST)  # stable: equal keys keep the order they were made in
+            for _, child in unknown:
                 if not self.wins(child):
                     result = True
                     break
-        memo[key] = result
-        memo[pos] = result  # a real position of the same class: a cheaper lookup next time
+        memo[pos] = result
         return result
 
     def known(self, pos: Iterable[int]) -> bool | None:
         """What is proven of codes by spot (zeros for empty spots), or None."""
         codes = _sorted_codes(pos)
-        if not codes:
-            return self.misere
-        known = self.memo.get(codes)
-        return known if known is not None else self.memo.get(tuple(canonical(codes)))
+        return self.memo.get(codes) if codes else self.misere
 
     def wins_spots(self, pos: Iterable[int]) -> bool:
         """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move

@@ -48,10 +48,11 @@ COLOURS = "rbgywk"
 
 # Positions of the exact search and UCT playout steps per second of budget: the counts are
 # what bound a search (so that a seed fixes the move); the rates were measured on the 2-core
-# build machine: the exact search visits about 40,000 positions a second on hard 3- and
-# 4-colour positions while other jobs share the 2 cores (50,000-90,000 alone), so a 1 s
-# move takes about 1 s under that load (`bench/varanasi_exact.py` reports the times).
-SOLVER_NODES_PER_SECOND = 40_000
+# build machine: the exact search visits about 110,000 positions a second on the hardest
+# 4-colour starts while two other jobs keep both cores busy (145,000 alone), and 80,000 leaves
+# room for heavier load, so that a 1 s move takes at most about 1 s (`bench/varanasi_exact.py`
+# reports the times).
+SOLVER_NODES_PER_SECOND = 80_000
 PLAYOUT_STEPS_PER_SECOND = 10_000
 SOLVER_SHARE = 0.9  # of hard's budget, for the exact search in two-sided sets
 NORMAL_SOLVER_NODES = 300  # normal's endgame search: a few ms

@@ -13,6 +13,7 @@ from engines import CHANCE, get_engine
 from engines.ai import cows_leopards as cl_ai
 from engines.ai import six_nimmt as six_ai
 from engines.ai import varanasi as vr_ai
+from engines.varanasi_grundy import HEIGHT, children_keyed
 from tests.helpers.playout import random_steps
 
 # ---- Varanasi -----------------------------------------------------------------------------
@@ -51,7 +52,9 @@ def test_varanasi_kernel_moves_and_scoring_follow_the_engine(players, options) -
             legal = VR.legal_moves(state, actor)
             kernel = vr_ai.gen_moves(pos, before)
             assert sorted(vr_ai.move_str(m) for m in kernel) == legal
-            children = {c for c in vr_ai.children(tuple(sorted(c for c in pos if c)), before)}
+            codes = tuple(sorted(c for c in pos if c))
+            children = set(vr_ai.children(codes, before))
+            _check_search_keys(codes, before)
             engine_children = set()
             for m in legal:
                 after, events = VR.apply_events(state, actor, m)
@@ -70,6 +73,17 @@ def test_varanasi_kernel_moves_and_scoring_follow_the_engine(players, options) -
             positions += 1
             _check_reward(state, actor, move)
     assert positions >= 1000
+
+
+def _check_search_keys(codes: tuple[int, ...], before: bool) -> None:
+    """The exact search looks first at the children with the fewest towers, then the most
+    piled up: its keys, kept up as the children are made, order them exactly so."""
+    shape_of_key = {}
+    for child, key in children_keyed(codes, before):
+        shape = (len(child), -sum(HEIGHT[c] ** 2 for c in child))
+        assert shape_of_key.setdefault(key, shape) == shape
+    keys = sorted(shape_of_key)
+    assert [shape_of_key[k] for k in keys] == sorted(shape_of_key.values())
 
 
 def _check_reward(state, actor: int, move: str) -> None:
