@@ -24,6 +24,7 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Node and playout counts small enough to bind long before the clock (so the seed fixes
     the move) and keep the tests fast."""
     monkeypatch.setattr(ai, "SOLVER_NODES_PER_SECOND", 400)
+    monkeypatch.setattr(ai, "PARANOID_NODES_PER_SECOND", 400)
     monkeypatch.setattr(ai, "PLAYOUT_STEPS_PER_SECOND", 800)
 
 
