@@ -10,12 +10,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     BOT_HEARTBEAT_FILE=/tmp/bot-heartbeat
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY engines ./engines
 COPY renderers ./renderers
 COPY bot ./bot
 
-RUN python3 -m venv .venv && .venv/bin/pip install -q --no-cache-dir -e . \
+# gcc compiles the Varanasi search (engines/_varanasi_search.c) and is removed again.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && python3 -m venv .venv && .venv/bin/pip install -q --no-cache-dir -e . \
+    && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/* \
     && useradd --create-home --uid 10001 bot \
     && mkdir -p /data && chown bot /data
 

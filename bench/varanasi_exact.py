@@ -27,12 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engines import CHANCE, get_engine  # noqa: E402
 from engines.ai import choose_move  # noqa: E402
 from engines.ai import varanasi as ai  # noqa: E402
-from engines.varanasi_grundy import grundy  # noqa: E402
+from engines.varanasi_grundy import NATIVE, grundy  # noqa: E402
 from tests.helpers.varanasi import random_towers  # noqa: E402
 
 ENG = get_engine("varanasi")
-REFERENCE_NODES = 5_000_000  # under a minute: the reference's own bound per position
-REFERENCE_MEMO = 3_000_000  # positions the reference remembers (about 1 GB) before it forgets
+REFERENCE_NODES = 20_000_000  # about 15 s compiled: the reference's own bound per position
+REFERENCE_MEMO = 10_000_000  # positions the reference remembers (0.5 GB compiled) before it forgets
 REFERENCE = ai.Solver(False, False, 0)
 
 
@@ -69,8 +69,8 @@ def exact_wins(towers: list[str], grundy_discs: int, tally: dict) -> bool | None
     codes = tuple(sorted(c for c in (ai.parse_code(t) for t in towers) if c))
     if not codes:
         return False  # the last disc is gone: the mover did not take it
-    if len(REFERENCE.memo) > REFERENCE_MEMO:
-        REFERENCE.memo.clear()
+    if REFERENCE.remembered() > REFERENCE_MEMO:
+        REFERENCE.forget()
     REFERENCE.limit = REFERENCE.nodes + REFERENCE_NODES
     try:
         won = REFERENCE.wins(codes)
@@ -97,7 +97,7 @@ def main() -> None:
     parser.add_argument("--grundy-discs", type=int, default=10)
     args = parser.parse_args()
     tally = {"grundy": 0, "solver": 0, "disagree": 0, "unresolved": 0}
-    REFERENCE.memo.clear()
+    REFERENCE.forget()
     rows = []
     for colours in args.colours:
         rng = random.Random(args.seed * 100 + colours)
@@ -123,6 +123,7 @@ def main() -> None:
                 print(f"  {colours} colours: {i + 1} positions, {won} won, {misses} missed",
                       flush=True)
         rows.append((colours, args.positions, won, misses, times))
+    print("search: " + ("compiled" if NATIVE else "Python (engines/_varanasi_search.c not built)"))
     print(f"hard budget {args.budget} s; references: solver {tally['solver']}, also Grundy "
           f"{tally['grundy']}, disagreements {tally['disagree']}, "
           f"unresolved {tally['unresolved']} (a won position whose answer is unresolved "

@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.client import create_bot, sync_only  # imported late: the no-token path stays fast
 
     discord.utils.setup_logging(level=level, root=True)
+    warn_without_compiled_search()
     if metrics_port is not None and args.command != "sync":
         metrics.start(metrics_port)
     try:
@@ -155,6 +156,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Cannot reach Discord: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+SLOW_SEARCH = ("engines/_varanasi_search.c was not compiled when the bot was installed (no C "
+               "compiler): hard Varanasi plays the same moves, but a move can take many seconds; "
+               "install gcc and run the install again")
+
+
+def warn_without_compiled_search() -> None:
+    """Say at start-up when hard Varanasi runs on the slow Python search."""
+    from engines import varanasi_grundy
+
+    if not varanasi_grundy.NATIVE:
+        logging.getLogger(__name__).warning(SLOW_SEARCH)
 
 
 def log_level(name: str) -> int:

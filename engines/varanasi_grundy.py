@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import permutations, product
 from operator import itemgetter
+from typing import Any
 
 from engines.varanasi import k_range, parse_tower
 
@@ -224,29 +225,59 @@ class OutOfBudget(Exception):
     """The count of positions ran out."""
 
 
-class Solver:
+class WinLossSolver:
     """Win/loss of a set played by two sides taking turns (2 players, or the two teams).
 
     `wins(pos)` is True when the side to move wins with best play: normal play, the side that
     takes the last disc wins (so False exactly when the Grundy value is 0); misère, it loses.
     Positions are memoised as sorted codes. Each position searched counts one against `limit`
     (a caller may raise it between searches, keeping the memo); OutOfBudget is raised past it
-    (what was proven stays memoised).
-
-    Unlike the Grundy values, the solver does not relabel colours (`canonical`): relabelling
-    finds more positions already proven (a fifth fewer searched), but costs more time than
-    it saves. Without it a proof of the hardest sampled starts of `bench/varanasi_exact.py`
-    takes 0.6 of the time."""
+    (what was proven stays memoised). `Solver` is the compiled search where it was built
+    (`NativeSolver`), else `PySolver`: both search the same positions in the same order, so
+    they give the same answers for the same count, only at different speeds."""
 
     def __init__(self, before: bool, misere: bool, nodes: int) -> None:
         self.before = before
         self.misere = misere
         self.limit = nodes
         self.nodes = 0
-        self.memo: dict[tuple[int, ...], bool] = {}
 
     def wins(self, pos: tuple[int, ...]) -> bool:
         """`pos`: sorted non-zero codes, not empty."""
+        raise NotImplementedError
+
+    def known(self, pos: Iterable[int]) -> bool | None:
+        """What is proven of codes by spot (zeros for empty spots), or None."""
+        raise NotImplementedError
+
+    def remembered(self) -> int:
+        """How many positions are memoised."""
+        raise NotImplementedError
+
+    def forget(self) -> None:
+        """Empty the memo (the count goes on)."""
+        raise NotImplementedError
+
+    def wins_spots(self, pos: Iterable[int]) -> bool:
+        """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
+        did not take the last disc, so it wins exactly in misère."""
+        codes = _sorted_codes(pos)
+        return self.wins(codes) if codes else self.misere
+
+
+class PySolver(WinLossSolver):
+    """The search in Python: the specification the compiled one follows.
+
+    Unlike the Grundy values, it does not relabel colours (`canonical`): relabelling finds
+    more positions already proven (a fifth fewer searched), but costs more time than it
+    saves. Without it a proof of the hardest sampled starts of `bench/varanasi_exact.py`
+    takes 0.6 of the time."""
+
+    def __init__(self, before: bool, misere: bool, nodes: int) -> None:
+        super().__init__(before, misere, nodes)
+        self.memo: dict[tuple[int, ...], bool] = {}
+
+    def wins(self, pos: tuple[int, ...]) -> bool:
         memo = self.memo
         known = memo.get(pos)
         if known is not None:
@@ -278,15 +309,72 @@ class Solver:
         return result
 
     def known(self, pos: Iterable[int]) -> bool | None:
-        """What is proven of codes by spot (zeros for empty spots), or None."""
         codes = _sorted_codes(pos)
         return self.memo.get(codes) if codes else self.misere
 
-    def wins_spots(self, pos: Iterable[int]) -> bool:
-        """`wins` for codes by spot (zeros for empty spots); an empty board: the side to move
-        did not take the last disc, so it wins exactly in misère."""
+    def remembered(self) -> int:
+        return len(self.memo)
+
+    def forget(self) -> None:
+        self.memo.clear()
+
+
+def _native_module() -> Any:
+    """engines/_varanasi_search.c, compiled by the install (setup.py), given the tables; None
+    where it was not built (no C compiler)."""
+    try:
+        from engines import _varanasi_search as native
+    except ImportError:
+        return None
+    moved = [SPLIT[c][k][0] if k < len(SPLIT[c]) else 0 for c in range(_N_CODES) for k in range(5)]
+    rest = [SPLIT[c][k][1] if k < len(SPLIT[c]) else 0 for c in range(_N_CODES) for k in range(5)]
+    first, last = [], []
+    for before in (False, True):
+        for s, d, fit in product(range(5), repeat=3):
+            ks = k_range(s, d, fit, before)
+            first.append(ks.start if ks else 1)
+            last.append(ks[-1] if ks else 0)
+    below = [n for row in BELOW for n in row]
+    native.tables(HEIGHT, TOP_SIZE, TOP_COLOUR, POP, below, moved, rest, SQUARE, first, last,
+                  _KEY_TOWERS)
+    return native
+
+
+_NATIVE = _native_module()
+
+
+class NativeSolver(WinLossSolver):
+    """The compiled search (engines/_varanasi_search.c): what PySolver does, about 20 times
+    faster. Its memo lives in C."""
+
+    def __init__(self, before: bool, misere: bool, nodes: int) -> None:
+        if _NATIVE is None:
+            raise RuntimeError("engines/_varanasi_search.c was not compiled")
+        super().__init__(before, misere, nodes)
+        self._search = _NATIVE.new(before, misere)
+
+    def wins(self, pos: tuple[int, ...]) -> bool:
+        result, self.nodes = _NATIVE.wins(self._search, pos, self.nodes, self.limit)
+        if result < 0:
+            raise OutOfBudget
+        return bool(result)
+
+    def known(self, pos: Iterable[int]) -> bool | None:
         codes = _sorted_codes(pos)
-        return self.wins(codes) if codes else self.misere
+        if not codes:
+            return self.misere
+        v = _NATIVE.known(self._search, codes)
+        return None if v < 0 else bool(v)
+
+    def remembered(self) -> int:
+        return _NATIVE.size(self._search)
+
+    def forget(self) -> None:
+        _NATIVE.forget(self._search)
+
+
+NATIVE = _NATIVE is not None  # whether the compiled search is here
+Solver: type[WinLossSolver] = NativeSolver if NATIVE else PySolver
 
 
 # -- Grundy values ----------------------------------------------------------------------------

@@ -5,6 +5,9 @@ created for this test session, so PostgreSQL tests are isolated from each other 
 anything else on the server. The server is `BOT_TEST_POSTGRES_URL` (CI sets it, see
 .ci/postgres.sh), else one answering on 127.0.0.1:5432 with trust authentication. Without
 either the tests that need it are skipped, and the run says so in one line at the end.
+
+`compiled_varanasi_search` likewise skips (and says so at the end) where the install could
+not compile engines/_varanasi_search.c.
 """
 
 from __future__ import annotations
@@ -89,6 +92,17 @@ async def postgres_url(postgres_database: str) -> AsyncIterator[str]:
     await _admin(postgres_database, f'DROP SCHEMA "{schema}" CASCADE')
 
 
+@pytest.fixture(scope="session")
+def compiled_varanasi_search() -> None:
+    from engines.varanasi_grundy import NATIVE
+
+    if not NATIVE:
+        reason = ("compiled Varanasi search tests skipped: engines/_varanasi_search.c was not "
+                  "built (no C compiler at install), so the Python search is in use")
+        _skipped.append(reason)
+        pytest.skip(reason)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _skipped:
-        terminalreporter.write_line(_skipped[0], yellow=True, bold=True)
+    for reason in dict.fromkeys(_skipped):  # each reason once
+        terminalreporter.write_line(reason, yellow=True, bold=True)

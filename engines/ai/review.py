@@ -67,7 +67,7 @@ class _VaranasiJudge:
     next (the game's positions follow each other); each decision adds its own count."""
 
     def __init__(self) -> None:
-        self.solvers: dict[tuple[bool, bool], va.Solver] = {}
+        self.solvers: dict[tuple[bool, bool], va.WinLossSolver] = {}
 
     def __call__(self, view: dict, seat: int, legal: list[str], played: str,
                  rng: random.Random) -> Judgement | None:

@@ -7,7 +7,8 @@ is the position.
   everything, a small exact search for endgames, and greed (takes that gain discs) otherwise.
 - hard: where the set is a two-sided game (2 players, or doubles, whose seats alternate
   teams) it is played exactly, normal play or misère, by the memoised win/loss search of
-  `engines.varanasi_grundy` (the one that also gives Grundy values), bounded by a count of
+  `engines.varanasi_grundy` (compiled from engines/_varanasi_search.c by the install, in
+  Python where no C compiler was at hand: the same moves, slower), bounded by a count of
   positions. Win/loss alone prunes far more than whole Grundy values (which have no bound: a
   4-colour start can take seconds, a 5-colour one minutes). For 3 or 4 players it first looks
   for a win it can force against all the others together (paranoid search). Where that is
@@ -39,6 +40,7 @@ from engines.varanasi_grundy import (
     TOP_SIZE,
     OutOfBudget,
     Solver,
+    WinLossSolver,
     canonical,
     children,
 )
@@ -47,16 +49,17 @@ ENG = get_engine("varanasi")
 COLOURS = "rbgywk"
 
 # Positions of the exact search and UCT playout steps per second of budget: the counts are
-# what bound a search (so that a seed fixes the move); the rates were measured on the 2-core
-# build machine: the exact search visits about 110,000 positions a second on the hardest
-# 4-colour starts while two other jobs keep both cores busy (145,000 alone), and 80,000 leaves
-# room for heavier load, so that a 1 s move takes at most about 1 s (`bench/varanasi_exact.py`
-# reports the times).
-SOLVER_NODES_PER_SECOND = 80_000
+# what bound a search (so that a seed fixes the move). The rate is the compiled search's
+# (engines/_varanasi_search.c), measured on the 2-core build machine: at 1,000,000 a second
+# hard's move on the hardest sampled 4- and 5-colour positions takes at most 0.45 s alone and
+# 0.56 s while two other jobs keep both cores busy; 1,200,000 reached 1.09 s there, as the
+# memo grows once more (`bench/varanasi_exact.py` reports the times). Where the install could
+# not compile it, the Python search visits the same positions (the same moves) about 20 times
+# slower.
+SOLVER_NODES_PER_SECOND = 1_000_000
 # The 3-4 player search keeps relabelling colours (`canonical`) and its fewest-towers order:
 # there they settle more positions for the count (with the two-sided search's order it took
-# 1.8 x the positions on sampled 4-player sets). It runs at the rate the two-sided search had
-# with relabelling.
+# 1.8 x the positions on sampled 4-player sets). It stays in Python: 40,000 a second.
 PARANOID_NODES_PER_SECOND = 40_000
 PARANOID_SHARE = 0.4  # of hard's budget, for the 3-4 player search
 PLAYOUT_STEPS_PER_SECOND = 10_000
@@ -301,7 +304,7 @@ def _order_for_win(rules: Rules, pos: tuple[int, ...], legal: list[Move]) -> lis
 
 
 def solve_move(
-    rules: Rules, pos: tuple[int, ...], legal: list[Move], solver: Solver
+    rules: Rules, pos: tuple[int, ...], legal: list[Move], solver: WinLossSolver
 ) -> tuple[bool | None, Move | None, list[Move]]:
     """Exact play where the set is two-sided: (True, a winning move, []) when the side to move
     wins; (False, None, []) when every move loses; (None, None, moves not proven losing) when

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import health, log_level, main
+from bot.__main__ import SLOW_SEARCH, health, log_level, main, warn_without_compiled_search
 from bot.storage.check import DatabaseProblem, check_postgres, check_sqlite
 from bot.tables import TableError, TableService
 from tests.bot.backends import Opener
@@ -227,3 +227,15 @@ def test_log_level_and_health(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     old = time.time() - 600
     os.utime(beat, (old, old))
     assert health() == 1
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_start_up_warns_when_the_varanasi_search_was_not_compiled(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from engines import varanasi_grundy
+
+    monkeypatch.setattr(varanasi_grundy, "NATIVE", compiled)
+    with caplog.at_level(logging.WARNING):
+        warn_without_compiled_search()
+    assert (SLOW_SEARCH in caplog.text) is not compiled
