@@ -94,7 +94,7 @@ static void put(uint64_t *slots, size_t cap, uint64_t h1, uint64_t h2v) {
 static uint64_t *new_table(size_t cap) { return calloc(2 * cap, sizeof(uint64_t)); }
 
 static int remember(Search *s, uint64_t h1, uint64_t h2, int value) {
-    if (2 * (s->used + 1) > s->cap) {
+    if (4 * (s->used + 1) > 3 * s->cap) { /* at most three quarters full */
         size_t cap = s->cap * 2;
         uint64_t *slots = new_table(cap);
         if (!slots) return -1;

@@ -50,13 +50,12 @@ COLOURS = "rbgywk"
 
 # Positions of the exact search and UCT playout steps per second of budget: the counts are
 # what bound a search (so that a seed fixes the move). The rate is the compiled search's
-# (engines/_varanasi_search.c), measured on the 2-core build machine: at 1,000,000 a second
-# hard's move on the hardest sampled 4- and 5-colour positions takes at most 0.45 s alone and
-# 0.56 s while two other jobs keep both cores busy; 1,200,000 reached 1.09 s there, as the
-# memo grows once more (`bench/varanasi_exact.py` reports the times). Where the install could
-# not compile it, the Python search visits the same positions (the same moves) about 20 times
-# slower.
-SOLVER_NODES_PER_SECOND = 1_000_000
+# (engines/_varanasi_search.c), measured on the 2-core build machine: at 1,500,000 a second
+# hard's move on the hardest sampled 4- and 5-colour positions takes at most 0.62 s alone and
+# 0.89 s while two other jobs keep both cores busy (`bench/varanasi_exact.py` reports the
+# times). Where the install could not compile it, the Python search visits the same positions
+# (the same moves) about 20 times slower.
+SOLVER_NODES_PER_SECOND = 1_500_000
 # The 3-4 player search keeps relabelling colours (`canonical`) and its fewest-towers order:
 # there they settle more positions for the count (with the two-sided search's order it took
 # 1.8 x the positions on sampled 4-player sets). It stays in Python: 40,000 a second.
