@@ -14,7 +14,9 @@ the order, and putting K top discs on another tower is a bitwise OR.
 - `grundy…`: Grundy values, normal play (a position is lost for the player to move exactly
   when its value is 0); unbounded, memoised (under `canonical`) for the life of the process.
 - `Solver`: win/loss only, normal play or misère, bounded by a count of positions; it prunes
-  far more than whole Grundy values, so the computer players use it.
+  far more than whole Grundy values, so the computer players use it. It is compiled from
+  engines/_varanasi_search.c where the install could (`NativeSolver`), else `PySolver`, the
+  same search in Python and its specification.
 """
 
 from __future__ import annotations
