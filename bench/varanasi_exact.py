@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engines import CHANCE, get_engine  # noqa: E402
+from engines import get_engine  # noqa: E402
 from engines.ai import choose_move  # noqa: E402
 from engines.ai import varanasi as ai  # noqa: E402
 from engines.varanasi_grundy import NATIVE, grundy  # noqa: E402
-from tests.helpers.varanasi import random_towers  # noqa: E402
+from tests.helpers.varanasi import played_towers, position, random_towers  # noqa: E402
 
 ENG = get_engine("varanasi")
 REFERENCE_NODES = 20_000_000  # about 15 s compiled: the reference's own bound per position
@@ -36,29 +36,10 @@ REFERENCE_MEMO = 10_000_000  # positions the reference remembers (0.5 GB compile
 REFERENCE = ai.Solver(False, False, 0)
 
 
-def position(towers: list[str], colours: int) -> dict:
-    """A set in play, seat 0 to move; discs on no tower were taken by seat 1."""
-    opts = ENG.default_options(2)
-    opts["colours"] = colours
-    on_board = {t[i:i + 2] for t in towers for i in range(0, len(t), 2)}
-    in_use = [c + str(s) for c in "rbgywk"[:colours] for s in (1, 2, 3, 4)]
-    return {"game": "varanasi", "options": opts, "set": 1, "phase": "play", "towers": towers,
-            "turn": 0, "taken": [[], sorted(d for d in in_use if d not in on_board)],
-            "scores": [0, 0]}
-
-
 def sample(rng: random.Random, colours: int, kind: int) -> list[str]:
     if kind == 2:
         return random_towers(rng, colours, rng.randrange(2, 4 * colours + 1))
-    state = ENG.new(2, {"colours": colours, "sets": 1})
-    state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
-    for _ in range(rng.randrange(1, 15) if kind == 1 else 0):
-        moves = ENG.legal_moves(state, ENG.to_act(state)[0])
-        nxt = ENG.apply(state, ENG.to_act(state)[0], rng.choice(moves))
-        if ENG.outcome(nxt) is not None or not any(ENG.dump(nxt)["towers"]):
-            break
-        state = nxt
-    return ENG.dump(state)["towers"]
+    return played_towers(rng, colours, 1, 14) if kind == 1 else played_towers(rng, colours, 0, 0)
 
 
 def exact_wins(towers: list[str], grundy_discs: int, tally: dict) -> bool | None:
@@ -105,7 +86,7 @@ def main() -> None:
         times: list[float] = []
         for i in range(args.positions):
             towers = sample(rng, colours, i % 3)
-            view = position(towers, colours)
+            view = position(towers, colours=colours)
             gc.freeze()  # the references' memos are big: keep collecting them out of the timing
             t0 = time.perf_counter()
             move = choose_move("varanasi", view, 0, "hard", seed=i, budget=args.budget)

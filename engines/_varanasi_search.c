@@ -72,10 +72,15 @@ static void fingerprint(const uint16_t *pos, int n, uint64_t *h1, uint64_t *h2) 
 }
 
 /* The table stores h1 with bit 63 set (so that 0 marks an empty slot) and h2 with the result
- * in bit 0. 1 or 0 when remembered, -1 when not. */
+ * in bit 0; a fingerprint's first slot to try: */
+static inline size_t slot_of(size_t cap, uint64_t h1, uint64_t h2) {
+    return (size_t)((h1 | 1ULL << 63) ^ ((h2 & ~1ULL) >> 17)) & (cap - 1);
+}
+
+/* 1 or 0 when remembered, -1 when not. */
 static int lookup(const Search *s, uint64_t h1, uint64_t h2) {
     h1 |= 1ULL << 63;
-    size_t mask = s->cap - 1, i = (size_t)(h1 ^ (h2 >> 17)) & mask;
+    size_t mask = s->cap - 1, i = slot_of(s->cap, h1, h2);
     for (;;) {
         uint64_t a = s->slots[2 * i];
         if (!a) return -1;
@@ -85,7 +90,7 @@ static int lookup(const Search *s, uint64_t h1, uint64_t h2) {
 }
 
 static void put(uint64_t *slots, size_t cap, uint64_t h1, uint64_t h2v) {
-    size_t mask = cap - 1, i = (size_t)(h1 ^ ((h2v & ~1ULL) >> 17)) & mask;
+    size_t mask = cap - 1, i = slot_of(cap, h1, h2v);
     while (slots[2 * i]) i = (i + 1) & mask;
     slots[2 * i] = h1;
     slots[2 * i + 1] = h2v;
@@ -150,10 +155,6 @@ static int make_child(const uint16_t *pos, int n, const Child *c, uint16_t *out)
     return m;
 }
 
-static inline size_t slot_of(const Search *s, uint64_t h1, uint64_t h2) {
-    return (size_t)((h1 | 1ULL << 63) ^ (h2 >> 17)) & (s->cap - 1);
-}
-
 /* -2: out of memory, -1: past the count, else 1 (the side to move wins) or 0. */
 static int wins(Search *s, const uint16_t *pos, int n, uint64_t h1, uint64_t h2) {
     int known = lookup(s, h1, h2);
@@ -199,7 +200,7 @@ static int wins(Search *s, const uint16_t *pos, int n, uint64_t h1, uint64_t h2)
         }
         Child *k = &kids[count++];
         k->h1 = c1, k->h2 = c2, k->key = KEY_TOWERS * m - squares, k->colour = (int8_t)c;
-        __builtin_prefetch(&s->slots[2 * slot_of(s, c1, c2)]);
+        __builtin_prefetch(&s->slots[2 * slot_of(s->cap, c1, c2)]);
     }
     if (emptied && !s->misere) {
         result = 1;
@@ -229,7 +230,7 @@ static int wins(Search *s, const uint16_t *pos, int n, uint64_t h1, uint64_t h2)
                 kid->colour = -1;
                 kid->from = (uint8_t)i, kid->k = (uint8_t)k, kid->to = (uint8_t)j;
                 kid->key = base - SQUARE[fresh] - (rest ? SQUARE[rest] : KEY_TOWERS);
-                __builtin_prefetch(&s->slots[2 * slot_of(s, kid->h1, kid->h2)]);
+                __builtin_prefetch(&s->slots[2 * slot_of(s->cap, kid->h1, kid->h2)]);
             }
         }
     }

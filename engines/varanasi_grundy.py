@@ -328,8 +328,10 @@ def _native_module() -> Any:
         from engines import _varanasi_search as native
     except ImportError:
         return None
-    moved = [SPLIT[c][k][0] if k < len(SPLIT[c]) else 0 for c in range(_N_CODES) for k in range(5)]
-    rest = [SPLIT[c][k][1] if k < len(SPLIT[c]) else 0 for c in range(_N_CODES) for k in range(5)]
+    # SPLIT as two flat tables of 5 entries per code; (0, 0) where the tower is lower than k.
+    splits = [split[k] if k < len(split) else (0, 0) for split in SPLIT for k in range(5)]
+    moved = [top for top, _ in splits]
+    rest = [left for _, left in splits]
     first, last = [], []
     for before in (False, True):
         for s, d, fit in product(range(5), repeat=3):

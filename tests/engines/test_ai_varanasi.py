@@ -14,7 +14,7 @@ from engines.ai import LEVELS, choose_move
 from engines.ai import varanasi as ai
 from engines.varanasi_grundy import grundy
 from tests.helpers.playout import play_with
-from tests.helpers.varanasi import random_towers
+from tests.helpers.varanasi import position, random_towers
 
 ENG = get_engine("varanasi")
 
@@ -26,21 +26,6 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ai, "SOLVER_NODES_PER_SECOND", 400)
     monkeypatch.setattr(ai, "PARANOID_NODES_PER_SECOND", 400)
     monkeypatch.setattr(ai, "PLAYOUT_STEPS_PER_SECOND", 800)
-
-
-def position(towers: list[str], turn: int = 0, players: int = 2, **options: object) -> dict:
-    """A set in play; the discs in use that are on no tower were taken by the last seat."""
-    opts = ENG.default_options(players)
-    opts.update(options)
-    on_board = {t[i : i + 2] for t in towers for i in range(0, len(t), 2)}
-    colours = "rbgywk"[: opts["colours"]]
-    taken: list[list[str]] = [[] for _ in range(players)]
-    in_use = [c + str(s) for c in colours for s in (1, 2, 3, 4)]
-    taken[-1] = sorted(d for d in in_use if d not in on_board)
-    return {
-        "game": "varanasi", "options": opts, "set": 1, "phase": "play", "towers": towers,
-        "turn": turn, "taken": taken, "scores": [0] * players,
-    }
 
 
 OPTION_SETS = [

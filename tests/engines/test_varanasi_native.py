@@ -9,13 +9,10 @@ import random
 
 import pytest
 
-from engines import CHANCE, get_engine
 from engines.ai import choose_move
 from engines.ai import varanasi as ai
 from engines.varanasi_grundy import NativeSolver, OutOfBudget, PySolver, children
-from tests.helpers.varanasi import random_towers
-
-ENG = get_engine("varanasi")
+from tests.helpers.varanasi import played_towers, position, random_towers
 
 pytestmark = pytest.mark.usefixtures("compiled_varanasi_search")
 
@@ -31,17 +28,10 @@ def _positions(rng: random.Random, count: int) -> list[tuple[list[str], int]]:
     for i in range(count):
         colours = rng.randrange(3, 7) if i % 2 else rng.randrange(3, 6)
         if i % 2:
-            out.append((random_towers(rng, colours, rng.randrange(2, 4 * colours + 1)), colours))
-            continue
-        state = ENG.new(2, {"colours": colours, "sets": 1})
-        state = ENG.apply(state, CHANCE, ENG.sample_chance(state, rng))
-        for _ in range(rng.randrange(0, 12)):
-            seat = ENG.to_act(state)[0]
-            after = ENG.apply(state, seat, rng.choice(ENG.legal_moves(state, seat)))
-            if ENG.outcome(after) is not None or not any(ENG.dump(after)["towers"]):
-                break
-            state = after
-        out.append((ENG.dump(state)["towers"], colours))
+            towers = random_towers(rng, colours, rng.randrange(2, 4 * colours + 1))
+        else:
+            towers = played_towers(rng, colours, 0, 11)
+        out.append((towers, colours))
     return [(t, c) for t, c in out if _codes(t)]
 
 
@@ -81,14 +71,8 @@ def test_hard_plays_the_same_move_with_either_search(monkeypatch: pytest.MonkeyP
     for solver in (PySolver, NativeSolver):
         monkeypatch.setattr(ai, "Solver", solver)
         picked = []
-        for i, (towers, count) in enumerate(_positions(random.Random(9), 24)):
-            opts = {**ENG.default_options(2), "colours": count}
-            colours = "rbgywk"[:count]
-            on_board = {t[k:k + 2] for t in towers for k in range(0, len(t), 2)}
-            in_use = [c + str(s) for c in colours for s in (1, 2, 3, 4)]
-            view = {"game": "varanasi", "options": opts, "set": 1, "phase": "play",
-                    "towers": towers, "turn": 0, "scores": [0, 0],
-                    "taken": [[], sorted(d for d in in_use if d not in on_board)]}
+        for i, (towers, colours) in enumerate(_positions(random.Random(9), 24)):
+            view = position(towers, colours=colours)
             picked.append(choose_move("varanasi", view, 0, "hard", seed=i, budget=0.05))
         moves[solver] = picked
     assert moves[PySolver] == moves[NativeSolver]
