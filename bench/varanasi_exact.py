@@ -1,5 +1,5 @@
 """Does Varanasi's hard level ever miss a win? `python bench/varanasi_exact.py [--positions N]
-[--colours C …] [--budget S] [--seed K] [--grundy-discs D]`.
+[--colours C …] [--budget S] [--seed K] [--grundy-discs D] [--needs CAP]`.
 
 Two-player, normal-play positions with 3, 4 and 5 colours (the default sizes go up to 5
 colours for 4 players; 2 players default to 3): a third are set starts, a third positions
@@ -10,6 +10,11 @@ position. The reference is `engines.varanasi_grundy`: its win/loss solver withou
 bound (Grundy values of the biggest positions take minutes), and where the position is small
 also its Grundy value, which must agree. Prints the misses (hard left a won position for a
 won one), the agreement counts and hard's decision times.
+
+`--needs CAP` asks instead how big the exact proofs are: for each position, the count of
+positions a fresh search (hard's own order, at most CAP) visits to settle it, as multiples of
+hard's count, per kind of position. Hard's search does not settle a position that needs more
+than its count, though the move it plays when the count runs out may still win.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ ENG = get_engine("varanasi")
 REFERENCE_NODES = 20_000_000  # about 15 s compiled: the reference's own bound per position
 REFERENCE_MEMO = 10_000_000  # positions the reference remembers (0.5 GB compiled) before it forgets
 REFERENCE = ai.Solver(False, False, 0)
+
+
+KINDS = ("set starts", "after random play", "random towers")  # sample()'s kinds, i % 3
 
 
 def sample(rng: random.Random, colours: int, kind: int) -> list[str]:
@@ -68,6 +76,45 @@ def exact_wins(towers: list[str], grundy_discs: int, tally: dict) -> bool | None
     return won
 
 
+def needs(args: argparse.Namespace) -> None:
+    """How many positions a fresh exact search visits to settle each sampled position, against
+    hard's count at `args.budget` (the same positions as the main report)."""
+    hard = ai.solver_nodes(args.budget)
+    factors = (1, 2, 4, 10, 30)
+    print(f"hard's count at {args.budget} s: {hard:,} positions; search: "
+          + ("compiled" if NATIVE else "Python"))
+    for colours in args.colours:
+        rng = random.Random(args.seed * 100 + colours)
+        over = {kind: [0] * len(factors) for kind in KINDS}
+        won = dict.fromkeys(KINDS, 0)
+        unsettled = 0
+        for i in range(args.positions):
+            kind = KINDS[i % 3]
+            towers = sample(rng, colours, i % 3)
+            codes = tuple(sorted(c for c in (ai.parse_code(t) for t in towers) if c))
+            if not codes:
+                continue
+            search = ai.Solver(False, False, args.needs)
+            try:
+                result: bool | None = search.wins(codes)
+            except ai.OutOfBudget:
+                result = None
+                unsettled += 1
+            if result is False:
+                continue  # lost: hard has no win to miss
+            won[kind] += 1
+            for n, factor in enumerate(factors):
+                over[kind][n] += search.nodes > factor * hard
+            if search.nodes > hard:
+                print(f"  {'|'.join(towers)} ({kind}): {search.nodes:,} positions"
+                      + ("" if result is not None else " and not settled"), flush=True)
+        print(f"{colours} colours, {args.positions} positions, {unsettled} not settled within "
+              f"{args.needs:,}; won (or not settled) positions needing more than")
+        print("  " + " " * 24 + "".join(f"{f:>8}x" for f in factors) + "  hard's count")
+        for kind in KINDS:
+            print(f"  {kind + f' ({won[kind]})':<24}" + "".join(f"{n:>9}" for n in over[kind]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -76,7 +123,12 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--grundy-discs", type=int, default=10)
+    parser.add_argument("--needs", type=int, metavar="CAP",
+                        help="report the size of each position's exact proof instead")
     args = parser.parse_args()
+    if args.needs:
+        needs(args)
+        return
     tally = {"grundy": 0, "solver": 0, "disagree": 0, "unresolved": 0}
     REFERENCE.forget()
     rows = []

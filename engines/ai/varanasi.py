@@ -467,6 +467,11 @@ def uct_move(
     return best_move if best_move is not None else legal[0]
 
 
+def solver_nodes(budget: float) -> int:
+    """Hard's count of positions for the exact search of a two-sided set, for `budget` seconds."""
+    return max(50, int(SOLVER_SHARE * budget * SOLVER_NODES_PER_SECOND))
+
+
 def _hard(
     rules: Rules, pos: tuple[int, ...], seat: int, taken: list[int], legal: list[Move],
     rng: random.Random, budget: float,
@@ -477,8 +482,7 @@ def _hard(
     candidates = legal
     spent = 0.0  # seconds of budget the exact search used, counted from its positions
     if rules.two_sided:
-        nodes = max(50, int(SOLVER_SHARE * budget * SOLVER_NODES_PER_SECOND))
-        solver = Solver(rules.before, rules.misere, nodes)
+        solver = Solver(rules.before, rules.misere, solver_nodes(budget))
         result, move, open_moves = solve_move(rules, pos, legal, solver)
         if result and move is not None:
             return move
