@@ -80,14 +80,14 @@ def needs(args: argparse.Namespace) -> None:
     """How many positions a fresh exact search visits to settle each sampled position, against
     hard's count at `args.budget` (the same positions as the main report)."""
     hard = ai.solver_nodes(args.budget)
-    factors = (1, 2, 4, 10, 30)
+    factors = (1, 2, 4, 10)
     print(f"hard's count at {args.budget} s: {hard:,} positions; search: "
           + ("compiled" if NATIVE else "Python"))
     for colours in args.colours:
         rng = random.Random(args.seed * 100 + colours)
         over = {kind: [0] * len(factors) for kind in KINDS}
         won = dict.fromkeys(KINDS, 0)
-        unsettled = 0
+        unsettled = dict.fromkeys(KINDS, 0)
         for i in range(args.positions):
             kind = KINDS[i % 3]
             towers = sample(rng, colours, i % 3)
@@ -99,7 +99,7 @@ def needs(args: argparse.Namespace) -> None:
                 result: bool | None = search.wins(codes)
             except ai.OutOfBudget:
                 result = None
-                unsettled += 1
+                unsettled[kind] += 1
             if result is False:
                 continue  # lost: hard has no win to miss
             won[kind] += 1
@@ -108,11 +108,12 @@ def needs(args: argparse.Namespace) -> None:
             if search.nodes > hard:
                 print(f"  {'|'.join(towers)} ({kind}): {search.nodes:,} positions"
                       + ("" if result is not None else " and not settled"), flush=True)
-        print(f"{colours} colours, {args.positions} positions, {unsettled} not settled within "
-              f"{args.needs:,}; won (or not settled) positions needing more than")
-        print("  " + " " * 24 + "".join(f"{f:>8}x" for f in factors) + "  hard's count")
+        print(f"{colours} colours, {args.positions} positions; won (or not settled) positions "
+              f"needing more than N x hard's count, and not settled within {args.needs:,}:")
+        print("  " + " " * 24 + "".join(f"{f:>8}x" for f in factors) + "  not settled")
         for kind in KINDS:
-            print(f"  {kind + f' ({won[kind]})':<24}" + "".join(f"{n:>9}" for n in over[kind]))
+            print(f"  {kind + f' ({won[kind]})':<24}" + "".join(f"{n:>9}" for n in over[kind])
+                  + f"{unsettled[kind]:>13}")
 
 
 def main() -> None:
