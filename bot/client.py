@@ -110,7 +110,7 @@ class TableBot(commands.Bot):
         await self.tree.set_translator(Translator())
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         assert self.repo is not None
-        languages = ServerLanguages(self, self.service.chosen_language)
+        languages = ServerLanguages(self, self.service.settings.chosen_language)
         services = Services(self, self.config, self.service, languages)
         places = Places(self, services.languages)
         publisher = Publisher(services, places)

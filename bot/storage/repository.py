@@ -154,11 +154,14 @@ class Finish:
 @dataclass(frozen=True)
 class Commit:
     """One change of a table, written whole or not at all. It is refused (commit returns
-    False) unless the table's ply is still `ply`: another writer moved first."""
+    False) unless the table is still at `ply` with `status` and not broken: another writer
+    changed it first (a move, a cancel, a resign), so the change must be made again from
+    what is stored now."""
 
     table_id: int
     ply: int
     at: datetime
+    status: str = "running"  # the table's status when the change was made
     moves: Sequence[tuple[int, str]] = ()
     start: tuple[list[SeatRow], dict[str, Any]] | None = None  # turn order, full options
     absence: Sequence[tuple[int, int, bool]] = ()  # (seat, misses, taken_over)
@@ -311,8 +314,9 @@ def _timer_sync(table_id: int, now: datetime, wanted: dict[int, tuple[int, datet
 def _commit(commit: Commit) -> Unit[bool]:
     t = commit.table_id
     changed = yield Execute(
-        "UPDATE game_tables SET ply = ply + ? WHERE id = ? AND ply = ?",
-        (len(commit.moves), t, commit.ply),
+        "UPDATE game_tables SET ply = ply + ? WHERE id = ? AND ply = ? AND status = ?"
+        " AND broken = 0",
+        (len(commit.moves), t, commit.ply, commit.status),
     )
     if changed != 1:
         return False  # another writer moved first: the caller reloads and checks again

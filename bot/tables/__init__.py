@@ -1,16 +1,10 @@
 """The table service (CONTRACT.md): one game in one channel or thread, without Discord."""
 
-from bot.tables.deadlines import (
-    PRESETS,
-    DeadlineDispatcher,
-    Expiry,
-    GuildSettings,
-    Reminder,
-    Timer,
-)
+from bot.tables.deadlines import DeadlineDispatcher, Expiry, Reminder, Timer, TurnTimers
 from bot.tables.errors import MESSAGES, TableError
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Step, Table
 from bot.tables.service import TableService
+from bot.tables.settings import PRESETS, GuildSettings, ServerSettings
 
 __all__ = [
     "MESSAGES",
@@ -19,7 +13,9 @@ __all__ = [
     "Expiry",
     "GuildSettings",
     "Reminder",
+    "ServerSettings",
     "Timer",
+    "TurnTimers",
     "MoveResult",
     "PlayerStats",
     "Seat",

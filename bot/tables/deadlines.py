@@ -1,10 +1,5 @@
-"""Turn deadlines, reminders and absent players; /settings per server. No Discord here.
+"""Turn deadlines, reminders and absent players. No Discord here.
 
-- **Settings** (`get_settings`, `update_settings`): per guild, stored in `guild_settings`;
-  a guild that never used /settings gets `GuildSettings(guild_id)` (the defaults below).
-- **A table's rules** are fixed when it is opened: `open_table(..., deadline_seconds=None,
-  absence_rule=None)` takes the server's default for what is None, and `max_misses` always
-  from the server. Changing /settings later does not change tables already open.
 - **Timers**: every seat in `table.to_act()` of a running table has one timer (table `timers`),
   keyed by (table, seat) and tied to the ply at which its decision began (`Table.since`).
   Every change of a table (start, play with its chance moves, expire, resign, cancel) re-syncs
@@ -41,70 +36,32 @@ import asyncio
 import inspect
 import logging
 import os
+import random
 import socket
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.storage import Repository, TimerRow
 from bot.tables import pipeline
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Table
-from bot.tables.pipeline import AI_LEVEL, auto_levels, reminder_time
-from bot.tables.thinking import move_seed
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+from bot.tables.pipeline import AI_LEVEL, auto_levels
+from bot.tables.store import TableStore
+from bot.tables.thinking import ComputerMoves
 
 log = logging.getLogger(__name__)
 
-# Deadline presets, in seconds: 1, 5 and 15 minutes, 1, 6 and 12 hours, 1 and 2 days.
-PRESETS: tuple[int, ...] = (60, 300, 900, 3600, 21600, 43200, 86400, 172800)
-ABSENCE_RULES: tuple[str, ...] = ("takeover", "forfeit")
-CHANNEL_POLICIES: tuple[str, ...] = ("thread", "channel")
-LANGUAGES: tuple[str, ...] = ("en", "ja")
-SEASONS: tuple[str, ...] = ("none", "month", "quarter")
-MAX_MISSES = range(1, 11)  # allowed values of max_misses
-MAX_TABLES = range(1, 501)  # allowed values of max_tables
-LOBBY_MINUTES = range(5, 1441)  # allowed values of lobby_minutes (5 minutes to a day)
 LEASE = timedelta(seconds=60)  # how long a claimed timer is ours before others may take it
 
 Timer = TimerRow  # table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded
-
-__all__ = ["AI_LEVEL", "auto_levels", "move_seed", "reminder_time"]
 
 
 def process_name() -> str:
     """This process's name on the timers it claims (host, pid and a random part)."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
-
-@dataclass(frozen=True)
-class GuildSettings:
-    """A server's /settings (the defaults for a server that never set them)."""
-
-    guild_id: int
-    deadline_seconds: int = 86400
-    absence_rule: str = "takeover"
-    max_misses: int = 3
-    channel_policy: str = "thread"
-    language: str = "en"
-    cancel_role_id: int | None = None
-    max_tables: int = 50  # lobbies and running tables at once in the server
-    lobby_minutes: int = 30  # a lobby not started within this long expires
-    organiser_role_id: int | None = None  # may run tournaments (besides Manage Server)
-    season: str = "none"  # the leaderboard's seasons: none, month or quarter
-    season_channel_id: int | None = None  # where a season's end is posted
-
-    def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
-        """Whether a member (not the host) may cancel tables: Manage Messages, or the
-        server's cancel role. Pass the result to `cancel(..., can_manage=...)`."""
-        return can_manage or (self.cancel_role_id is not None and self.cancel_role_id in role_ids)
-
-
-SETTING_NAMES = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
 
 
 @dataclass(frozen=True)
@@ -131,42 +88,6 @@ class Expiry:
     forfeited: bool  # this miss ended the table with the seat ranked last
 
 
-def check_setting(name: str, value: Any) -> Any:
-    """`value` if it suits setting `name`, else TableError("bad_setting")."""
-
-    def bad(reason: str) -> TableError:
-        return TableError("bad_setting", name=name, value=value, reason=reason)
-
-    if name == "deadline_seconds":
-        if isinstance(value, bool) or value not in PRESETS:
-            raise bad(f"the deadline must be one of {', '.join(map(str, PRESETS))} seconds")
-    elif name == "absence_rule":
-        if value not in ABSENCE_RULES:
-            raise bad(f"the absence rule must be one of {', '.join(ABSENCE_RULES)}")
-    elif name == "max_misses":
-        if isinstance(value, bool) or not isinstance(value, int) or value not in MAX_MISSES:
-            raise bad(f"missed turns must be from {MAX_MISSES[0]} to {MAX_MISSES[-1]}")
-    elif name == "channel_policy":
-        if value not in CHANNEL_POLICIES:
-            raise bad(f"the channel policy must be one of {', '.join(CHANNEL_POLICIES)}")
-    elif name == "language":
-        if value not in LANGUAGES:
-            raise bad(f"the language must be one of {', '.join(LANGUAGES)}")
-    elif name in ("max_tables", "lobby_minutes"):
-        allowed = MAX_TABLES if name == "max_tables" else LOBBY_MINUTES
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise bad(f"{name} must be from {allowed[0]} to {allowed[-1]}")
-    elif name in ("cancel_role_id", "organiser_role_id", "season_channel_id"):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise bad("the role or channel must be an id or none")
-    elif name == "season":
-        if value not in SEASONS:
-            raise bad(f"the season must be one of {', '.join(SEASONS)}")
-    else:
-        raise bad(f"unknown setting; settings: {', '.join(SETTING_NAMES)}")
-    return value
-
-
 def merge_reminders(reminders: list[Reminder]) -> list[Reminder]:
     """One reminder per table (the latest Table read), its seats in order."""
     by_table: dict[int, Reminder] = {}
@@ -178,76 +99,27 @@ def merge_reminders(reminders: list[Reminder]) -> list[Reminder]:
     return list(by_table.values())
 
 
-class DeadlineMixin:
-    """The deadline part of TableService (its attributes and helpers are used here)."""
+class TurnTimers:
+    """The deadlines of running tables: reminders, expiries and the absence rule."""
 
-    _repo: Repository
-    _clock: Callable[[], datetime]
-    _timer_listeners: list[Callable[[], None]]
+    def __init__(self, store: TableStore, repo: Repository, rng: random.Random,
+                 computer_moves: ComputerMoves) -> None:
+        self.store, self._repo, self._rng = store, repo, rng
+        self.computer_moves = computer_moves
+        self.now = store.now
 
-    # supplied by TableService
-    get: Callable[[int], Awaitable[Table]]
-    _changing: Callable[..., Awaitable[MoveResult | None]]
-    _write: Callable[..., Awaitable[MoveResult]]
-    _computer_move: Callable[..., Awaitable[str]]
-    _rng: Any
-
-    def now(self) -> datetime:
-        """The service's clock (injected in tests)."""
-        return self._clock()
-
-    # -- settings --------------------------------------------------------------------------
-
-    async def get_settings(self, guild_id: int) -> GuildSettings:
-        stored = await self._repo.get_guild_settings(guild_id)
-        return GuildSettings(guild_id, **stored) if stored else GuildSettings(guild_id)
-
-    async def chosen_language(self, guild_id: int) -> str | None:
-        """The language the server chose with /settings; None when it never stored
-        settings (its channels then speak Discord's guild locale)."""
-        stored = await self._repo.get_guild_settings(guild_id)
-        return stored.get("language") if stored else None
-
-    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
-        """Change some settings (names of SETTING_NAMES); TableError("bad_setting")."""
-        for name, value in changes.items():
-            check_setting(name, value)
-        settings = replace(await self.get_settings(guild_id), **changes)
-        values = {name: getattr(settings, name) for name in SETTING_NAMES}
-        await self._repo.put_guild_settings(guild_id, values, self.now())
-        return settings
-
-    @staticmethod
-    def _table_rules(
-        settings: GuildSettings, deadline_seconds: int | None, absence_rule: str | None
-    ) -> tuple[int, str, int]:
-        deadline = settings.deadline_seconds if deadline_seconds is None else deadline_seconds
-        rule = settings.absence_rule if absence_rule is None else absence_rule
-        return (
-            check_setting("deadline_seconds", deadline),
-            check_setting("absence_rule", rule),
-            settings.max_misses,
-        )
-
-    # -- timers ----------------------------------------------------------------------------
-
-    def add_timer_listener(self, listener: Callable[[], None]) -> None:
+    def add_listener(self, listener: Callable[[], None]) -> None:
         """`listener()` is called after every committed change of the timers."""
-        self._timer_listeners.append(listener)
+        self.store.add_timer_listener(listener)
 
-    def remove_timer_listener(self, listener: Callable[[], None]) -> None:
-        if listener in self._timer_listeners:
-            self._timer_listeners.remove(listener)
-
-    def _timers_changed(self) -> None:
-        for listener in list(self._timer_listeners):
-            listener()
+    def remove_listener(self, listener: Callable[[], None]) -> None:
+        self.store.remove_timer_listener(listener)
 
     async def _resync(self, table: Table) -> MoveResult:
         """Commit no move, only the timers the table should have (a timer left over)."""
-        return await self._write(pipeline.change(table, self.now()), [])
+        return await self.store.commit(pipeline.change(table, self.now()), [])
 
-    async def timers(self, table_id: int) -> dict[int, Timer]:
+    async def of_table(self, table_id: int) -> dict[int, Timer]:
         """The pending deadlines of a table by seat (to show them on the board)."""
         return {t.seat: t for t in await self._repo.get_timers(table_id)}
 
@@ -268,7 +140,7 @@ class DeadlineMixin:
     async def release(self, timer: Timer, owner: str, retry_at: datetime | None = None) -> None:
         """Give a claimed timer back (not due again before `retry_at`, if given)."""
         await self._repo.release_timer(timer.table_id, timer.seat, owner, retry_at)
-        self._timers_changed()
+        self.store.timers_changed()
 
     async def remind(self, timer: Timer) -> Reminder | None:
         """Mark the reminder of a claimed timer sent (once per decision) and say whom to
@@ -278,7 +150,7 @@ class DeadlineMixin:
         if not await self._repo.mark_reminded(timer.table_id, timer.seat, timer.since_ply):
             return None
         try:
-            table = await self.get(timer.table_id)
+            table = await self.store.get(timer.table_id)
         except TableError:
             return None
         if timer.seat not in table.to_act() or table.since.get(timer.seat) != timer.since_ply:
@@ -313,12 +185,12 @@ class DeadlineMixin:
         table_ids = await self._repo.running_table_ids()
         for table_id in table_ids:
             try:
-                table = await self.get(table_id)
+                table = await self.store.get(table_id)
                 if set(table.timers) != set(table.to_act()):
-                    await self._changing(table_id, self._resync)
+                    await self.store.changing(table_id, self._resync)
             except Exception:
                 log.exception("timers of table %s could not be restored", table_id)
-        self._timers_changed()
+        self.store.timers_changed()
         return len(table_ids)
 
     # -- absent players --------------------------------------------------------------------
@@ -331,7 +203,7 @@ class DeadlineMixin:
         table ended, or the timer was already handled."""
         now = now if now is not None else self.now()
         try:
-            table = await self.get(table_id)
+            table = await self.store.get(table_id)
         except TableError:
             return None
         timer = table.timers.get(seat)
@@ -339,7 +211,7 @@ class DeadlineMixin:
             return None
         if table.status != "running" or seat not in table.to_act() or \
                 timer.since_ply != table.since.get(seat):
-            await self._changing(table_id, self._resync)  # a timer left over
+            await self.store.changing(table_id, self._resync)  # a timer left over
             return None
         auto = auto_levels(table)
         was_taken = seat in auto
@@ -347,8 +219,8 @@ class DeadlineMixin:
         limit = not was_taken and misses >= table.max_misses
         forfeit = limit and table.absence_rule == "forfeit"
         # the computer thinks before the lock is taken, from the seat's view only
-        move = None if forfeit else await self._computer_move(table, seat,
-                                                              auto.get(seat, AI_LEVEL))
+        move = None if forfeit else await self.computer_moves.move(
+            table, seat, auto.get(seat, AI_LEVEL))
 
         async def build(current: Table) -> MoveResult | None:
             if current.ply != table.ply or current.status != "running":
@@ -358,14 +230,14 @@ class DeadlineMixin:
                 outcome = current.engine.resigned_outcome(current.state, seat)
                 outcome["forfeited"] = [seat]
                 made = pipeline.change(current, self.now(), outcome=outcome, absence=absence)
-                return await self._write(made, [])
+                return await self.store.commit(made, [])
             assert move is not None
             moved = pipeline.advance(current, seat, move, self._rng, auto=True)
             made = pipeline.change(current, self.now(), steps=moved.steps, state=moved.state,
                                    since=moved.since, absence=absence)
-            return await self._write(made, moved.steps)
+            return await self.store.commit(made, moved.steps)
 
-        result = await self._changing(table_id, build)
+        result = await self.store.changing(table_id, build)
         if result is None:
             return None
         user_id = table.seats[seat].user_id
@@ -388,7 +260,7 @@ class DeadlineDispatcher:
 
     def __init__(
         self,
-        service: TableService,
+        timers: TurnTimers,
         on_expire: Callback,
         on_remind: Callback,
         *,
@@ -398,10 +270,10 @@ class DeadlineDispatcher:
         retry: float = 60.0,
         shards: tuple[int, tuple[int, ...]] | None = None,
     ) -> None:
-        self._service = service
+        self._timers = timers
         self._on_expire = on_expire
         self._on_remind = on_remind
-        self._now = now if now is not None else service.now
+        self._now = now if now is not None else timers.now
         self._sleep = sleep if sleep is not None else asyncio.sleep
         self._max_sleep = max_sleep
         self._retry = timedelta(seconds=retry)
@@ -417,7 +289,7 @@ class DeadlineDispatcher:
     def start(self) -> asyncio.Task[None]:
         """Start the task (it first restores the timers of every running table)."""
         if not self.running:
-            self._service.add_timer_listener(self.wake)
+            self._timers.add_listener(self.wake)
             self._task = asyncio.create_task(self._run(), name="deadline-dispatcher")
         assert self._task is not None
         return self._task
@@ -427,7 +299,7 @@ class DeadlineDispatcher:
         self._woken.set()
 
     async def stop(self) -> None:
-        self._service.remove_timer_listener(self.wake)
+        self._timers.remove_listener(self.wake)
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -450,24 +322,24 @@ class DeadlineDispatcher:
         after `retry`."""
         now = self._now()
         done = 0
-        claimed = await self._service.claim_due(self._owner, now, shards=self._shards)
+        claimed = await self._timers.claim_due(self._owner, now, shards=self._shards)
         reminders = []
         for timer in claimed:
             retry_at = None
             try:
                 if timer.deadline_at > now:
-                    reminder = await self._service.remind(timer)
+                    reminder = await self._timers.remind(timer)
                     if reminder is not None:
                         reminders.append(reminder)
                 else:
-                    expiry = await self._service.expire(timer.table_id, timer.seat, now)
+                    expiry = await self._timers.expire(timer.table_id, timer.seat, now)
                     if expiry is not None:
                         done += 1
                         await self._call(self._on_expire, expiry)
             except Exception:
                 log.exception("deadline of table %s seat %s failed", timer.table_id, timer.seat)
                 retry_at = now + self._retry
-            await self._service.release(timer, self._owner, retry_at)
+            await self._timers.release(timer, self._owner, retry_at)
         for reminder in merge_reminders(reminders):
             await self._call(self._on_remind, reminder.table, reminder.seats)
         return done
@@ -485,12 +357,12 @@ class DeadlineDispatcher:
                 each.cancel()
 
     async def _run(self) -> None:
-        await self._service.restore_timers(self._now())
+        await self._timers.restore_timers(self._now())
         while True:
             self._woken.clear()  # changes from here on wake the wait below
             try:
                 await self.run_due()
-                next_at = await self._service.next_due()
+                next_at = await self._timers.next_due()
             except Exception:
                 log.exception("the deadline dispatcher failed; retrying")
                 await self._wait(self._retry.total_seconds())

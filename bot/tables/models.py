@@ -6,8 +6,10 @@ has handed out, so a cog may keep a Table while other moves happen.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from bot.storage.repository import StandingRow
@@ -102,17 +104,43 @@ class Table:
                 return index
         return None
 
+    # A Table is one committed position that never changes: what the engine says about it
+    # is asked once and kept with it (the move, its board and autocomplete share it).
+
+    @cached_property
+    def _acting(self) -> tuple[int, ...]:
+        if self.status != "running" or self.state is None:
+            return ()
+        return tuple(actor for actor in self.engine.to_act(self.state) if actor != CHANCE)
+
     def to_act(self) -> list[int]:
         """Seats that must act now; [] unless running (chance is drawn by the service)."""
-        if self.status != "running" or self.state is None:
-            return []
-        return [actor for actor in self.engine.to_act(self.state) if actor != CHANCE]
+        return list(self._acting)
+
+    @cached_property
+    def _legal(self) -> dict[int, tuple[str, ...]]:
+        return {seat: tuple(self.engine.legal_moves(self.state, seat)) for seat in self._acting}
+
+    def legal_moves(self, seat: int) -> list[str]:
+        """The moves `seat` may make now; [] if it need not act."""
+        return list(self._legal.get(seat, ()))
+
+    @cached_property
+    def memo(self) -> dict[Hashable, Any]:
+        """What the layers above work out once for this position (move labels by seat and
+        language); never copied to another Table."""
+        return {}
+
+    @cached_property
+    def _public_view(self) -> dict[str, Any]:
+        return self.engine.view(self.state, None)
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """The engine's view for `seat` (None = spectators: no hidden information)."""
+        """The engine's view for `seat` (None = spectators: no hidden information; asked
+        once per table, so callers must not change it)."""
         if self.state is None:
             raise TableError("not_running")
-        return self.engine.view(self.state, seat)
+        return self._public_view if seat is None else self.engine.view(self.state, seat)
 
 
 @dataclass(frozen=True)

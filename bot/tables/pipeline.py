@@ -167,6 +167,7 @@ def change(
         table_id=table.id,
         ply=table.ply,
         at=now,
+        status=table.status,
         moves=[(s.actor, s.move) for s in steps],
         start=(
             ([SeatRow(i, s.user_id, s.name, s.side) for i, s in enumerate(before.seats)],

@@ -1,13 +1,12 @@
 """The table service: lobbies, seats, turns, chance draws and persistence; no Discord here.
 
-The move log is the truth: a table's `state` is rebuilt by replaying its log; a process keeps
-the replay of each running table and, on the next load, reads and applies only the moves
-added since (the log is append-only). Every change goes through one pipeline
+Composed of the table store (store.py: loading, the replay cache, commits with the ply
+check and retry), the server settings (settings.py), the turn timers (deadlines.py) and the
+upkeep of lobbies and limits (upkeep.py). Every change goes through one pipeline
 (pipeline.py): load once, apply, commit only if the table's ply is unchanged, and hand the
-Table built in memory on to timers and publishing. A commit refused because another process
-moved first is retried from a fresh load, where the usual refusals (stale button, not your
-turn) apply. Computer moves are their own steps (`computer_step`): thought out of the lock
-from the seat's view, applied only if nobody moved meanwhile.
+Table built in memory on to timers and publishing. Computer moves are their own steps
+(`computer_step`): thought out of the lock from the seat's view, applied only if nobody
+moved meanwhile.
 
 Decisions (see also CONTRACT.md):
 - **Staleness** and **resign**: see `bot/tables/turns.py`.
@@ -20,65 +19,35 @@ Decisions (see also CONTRACT.md):
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.storage import (
-    HostBusy,
-    LoadedTable,
-    PlaceTaken,
-    Repository,
-    SeatRow,
-    ServerFull,
-    StandingRow,
-)
-from bot.storage.driver import from_row, player_answered
+from bot.storage import HostBusy, PlaceTaken, Repository, SeatRow, ServerFull, StandingRow
 from bot.tables import computers, pipeline, ratings, turns
-from bot.tables.deadlines import DeadlineMixin
+from bot.tables.deadlines import TurnTimers
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Table
-from bot.tables.thinking import Think, move_seed, think_in_thread
-from bot.tables.upkeep import UpkeepMixin, check_move_text
-from engines import Engine, get_engine
+from bot.tables.settings import ServerSettings
+from bot.tables.store import COMMIT_ATTEMPTS, TableStore, engine_of
+from bot.tables.thinking import ComputerMoves, Think
+from bot.tables.upkeep import Upkeep, check_move_text
+from engines import Engine
 
 log = logging.getLogger(__name__)
-
-COMMIT_ATTEMPTS = 5  # reloads after another process moved first, before giving up
-
-
-class _Moved(Exception):
-    """The table's ply changed between load and commit (another writer won)."""
-
-
-@dataclass(frozen=True)
-class _Replay:
-    """A position reached by replaying the first `ply` moves, and the decision starts."""
-
-    ply: int
-    state: Any
-    since: dict[int, int]
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _engine(game: str) -> Engine:
-    try:
-        return get_engine(game)
-    except ValueError as err:
-        raise TableError("bad_options", **reason_params(err)) from err
-
-
-class TableService(UpkeepMixin, DeadlineMixin):
+class TableService:
     """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles; `now` is the
     clock (UTC datetimes; tests inject simulated time); `think` runs the computer player
-    (default: in a thread)."""
+    (default: in a thread). Its parts: `store`, `settings`, `timers`, `upkeep`."""
 
     def __init__(
         self,
@@ -89,121 +58,52 @@ class TableService(UpkeepMixin, DeadlineMixin):
     ) -> None:
         self._repo = repo
         self._rng = rng if rng is not None else random.Random()
-        self._clock = now if now is not None else _now
-        self._think = think if think is not None else think_in_thread
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._replays: dict[int, _Replay] = {}
-        self._logs: dict[int, list[tuple[int, str]]] = {}
-        self._timer_listeners: list[Callable[[], None]] = []
-        self._end_listeners: list[Callable[[Table], None]] = []
+        self.store = TableStore(repo, now if now is not None else _now)
+        self.settings = ServerSettings(repo, self.store.now)
+        self.computer_moves = ComputerMoves(think)
+        self.timers = TurnTimers(self.store, repo, self._rng, self.computer_moves)
+        self.upkeep = Upkeep(self.store, repo, self.settings)
+
+    def now(self) -> datetime:
+        return self.store.now()
 
     def add_end_listener(self, listener: Callable[[Table], None]) -> None:
         """`listener(table)` is called once a table this process changed has ended."""
-        self._end_listeners.append(listener)
+        self.store.add_end_listener(listener)
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False,
+                     lobby_only: bool = False) -> Table:
+        """Cancel a lobby or a game (upkeep.py, "Cancel")."""
+        return await self.upkeep.cancel(table_id, user_id, can_manage, lobby_only)
 
-    def _forget(self, table_id: int) -> None:
-        self._replays.pop(table_id, None)
-        self._logs.pop(table_id, None)
-        lock = self._locks.get(table_id)
-        if lock is not None and not lock.locked():
-            del self._locks[table_id]
-
-    # -- loading ---------------------------------------------------------------------------
+    # -- reading (the store's) ---------------------------------------------------------------
 
     async def get(self, table_id: int) -> Table:
         """The table as stored now, its state rebuilt from the log; TableError("not_found")."""
-        known = self._logs.get(table_id)
-        loaded = await self._repo.load_table(table_id, len(known) if known else 0)
-        if loaded is None:
-            raise TableError("not_found", table_id=table_id)
-        if loaded.row.broken:
-            raise TableError("broken", table_id=table_id)
-        try:
-            return self._build(loaded, known or [])
-        except Exception as err:  # an engine that no longer accepts the stored log
-            if known:  # perhaps only our cached replay is off: once more from the start
-                self._forget(table_id)
-                return await self.get(table_id)
-            raise await self._broken(table_id, err) from err
-
-    def _build(self, loaded: LoadedTable, known: list[tuple[int, str]]) -> Table:
-        row, seat_rows = loaded.row, loaded.seats
-        log_ = [*known[: loaded.first_ply], *loaded.moves]
-        seats = [Seat(s.user_id, s.name, s.side) for s in seat_rows]
-        eng = get_engine(row.game)
-        state, since, options = None, {}, row.options
-        if row.started_at is None:
-            options = self._preview_options(eng, row.options, len(seats))
-        else:
-            replay = self._replay(row.id, row.options, eng, len(seats), log_)
-            state, since = replay.state, dict(replay.since)  # a copy: callers may not share
-        table = from_row(  # the rest as stored: ids, status, times, outcome, lobby message
-            Table, vars(row),
-            options=options,
-            chosen_options=row.options if row.started_at is None else {},
-            seats=seats,
-            state=state,
-            log=log_,
-            since=since,
-            deadline_seconds=row.deadline_seconds or 86400,
-            absence_rule=row.absence_rule or "takeover",
-            max_misses=row.max_misses or 3,
-            misses={s.position: s.misses for s in seat_rows if s.misses},
-            taken_over=frozenset(s.position for s in seat_rows if s.taken_over),
-            timers={t.seat: t for t in loaded.timers},
-        )
-        self._remember(table)
-        return table
-
-    def _remember(self, table: Table) -> None:
-        """Keep the replay and log of running tables only (others change no more)."""
-        if table.status == "running" and table.state is not None:
-            self._replays[table.id] = _Replay(table.ply, table.state, dict(table.since))
-            self._logs[table.id] = list(table.log)
-        else:
-            self._forget(table.id)
-
-    def _replay(self, table_id: int, options: dict[str, Any], eng: Engine, players: int,
-                moves: Sequence[tuple[int, str]]) -> _Replay:
-        cached = self._replays.get(table_id)
-        if cached is not None and cached.ply <= len(moves):
-            state, since, done = cached.state, cached.since, cached.ply
-        else:
-            state = eng.new(players, options)
-            since, done = turns.next_since(eng, state, {}, 0, None), 0
-        for ply, (actor, move) in enumerate(moves[done:], start=done + 1):
-            state = eng.apply(state, actor, move)
-            since = turns.next_since(eng, state, since, ply, actor)
-        return _Replay(len(moves), state, since)
-
-    @staticmethod
-    def _preview_options(eng: Engine, chosen: dict[str, Any], seats: int) -> dict[str, Any]:
-        """A lobby's full options as they would be if it started with `seats` (clamped)."""
-        players = min(max(seats, eng.min_players), eng.max_players)
-        return {**eng.default_options(players), **chosen, "players": players}
+        return await self.store.get(table_id)
 
     async def active_in_channel(self, channel_id: int) -> Table | None:
         """The lobby or running table in that channel or thread, or None."""
-        table_id = await self._repo.active_table_id(channel_id)
-        return await self.get(table_id) if table_id is not None else None
-
-    async def _rebuild_all(self, table_ids: list[int]) -> list[Table]:
-        """Those tables; one that cannot be rebuilt from its log is logged and left out,
-        so that one broken table does not stop a restart."""
-        tables = []
-        for table_id in table_ids:
-            try:
-                tables.append(await self.get(table_id))
-            except Exception:
-                log.exception("table %s could not be rebuilt from its log", table_id)
-        return tables
+        return await self.store.active_in_channel(channel_id)
 
     async def running_tables(self) -> list[Table]:
         """Every running table, rebuilt from its log."""
-        return await self._rebuild_all(await self._repo.running_table_ids())
+        return await self.store.running_tables()
+
+    async def running_in_channel(self, channel_id: int) -> Table | None:
+        """The running table there as this process last saw it (store.running_in_channel)."""
+        return await self.store.running_in_channel(channel_id)
+
+    async def unposted_tables(
+        self, finished_within: timedelta = timedelta(days=1),
+        guilds: Callable[[int], bool] | None = None, quiet_for: timedelta | None = None,
+    ) -> list[Table]:
+        """Tables whose latest board is committed but not posted (store.unposted_tables)."""
+        return await self.store.unposted_tables(finished_within, guilds, quiet_for)
+
+    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
+        """The board for `ply` is posted as `message_id`; `posted_ply` never goes back."""
+        await self.store.mark_posted(table_id, ply, message_id)
 
     @staticmethod
     def refusal(table: Table, user_id: int, turn: int | None = None) -> TableError | None:
@@ -211,68 +111,11 @@ class TableService(UpkeepMixin, DeadlineMixin):
         itself is checked, or None: lets a component refuse before asking for a move."""
         return turns.refusal(table, user_id, turn)
 
-    async def unposted_tables(
-        self, finished_within: timedelta = timedelta(days=1),
-        guilds: Callable[[int], bool] | None = None, quiet_for: timedelta | None = None,
-    ) -> list[Table]:
-        """Tables whose latest board is committed but not posted (`needs_post`), including
-        games that finished shortly before; only guilds for which `guilds(id)` is true, and
-        with `quiet_for`, only tables that have not changed for that long."""
-        now = self.now()
-        quiet = now - quiet_for if quiet_for is not None else None
-        found = await self._repo.unposted_tables(now - finished_within, quiet)
-        ids = [t for t, guild in found if guilds is None or guilds(guild)]
-        return [table for table in await self._rebuild_all(ids) if table.needs_post]
-
-    def legal_moves_for(self, table: Table, user_id: int) -> list[str]:
+    @staticmethod
+    def legal_moves_for(table: Table, user_id: int) -> list[str]:
         """The moves that user may make now; [] if they need not act."""
         seat = table.seat_of(user_id)
-        if seat is None or seat not in table.to_act():
-            return []
-        return table.engine.legal_moves(table.state, seat)
-
-    # -- the pipeline ----------------------------------------------------------------------
-
-    async def _write(self, change: pipeline.Change, steps: list[Any]) -> MoveResult:
-        """Commit a change built from a loaded table; _Moved if its ply moved meanwhile."""
-        if not await self._repo.commit(change.commit):
-            self._forget(change.table.id)  # reload from the database next time
-            raise _Moved
-        table = change.table
-        self._remember(table)
-        self._timers_changed()
-        self._log_status(change)
-        if table.status in ("finished", "cancelled"):
-            for listener in list(self._end_listeners):
-                listener(table)  # tournaments: a round may be over
-        return MoveResult(table, steps, table.to_act(), table.status == "finished")
-
-    @staticmethod
-    def _log_status(change: pipeline.Change) -> None:
-        """One log line when a table starts or finishes (opened, cancelled: elsewhere)."""
-        table = change.table
-        if change.commit.start is not None:
-            log.info("table %s started: %s with %s seats", table.id, table.game,
-                     len(table.seats))
-        if table.status == "finished":
-            log.info("table %s finished: %s after %s moves, ranks %s", table.id, table.game,
-                     table.ply, (table.outcome or {}).get("ranks"))
-
-    async def _changing(
-        self, table_id: int, build: Callable[[Table], Awaitable[MoveResult | None]]
-    ) -> MoveResult | None:
-        """Load, build and commit a change under the table's lock; when another process
-        committed first, load again and rebuild (so refusals see the new position)."""
-        # Every change is made after its interaction was deferred (or by a timer).
-        with player_answered():
-            for _ in range(COMMIT_ATTEMPTS):
-                async with self._lock(table_id):
-                    table = await self.get(table_id)
-                    try:
-                        return await build(table)
-                    except _Moved:
-                        continue
-        raise TableError("stale")
+        return [] if seat is None else table.legal_moves(seat)
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -305,9 +148,9 @@ class TableService(UpkeepMixin, DeadlineMixin):
         a tournament's tables): TableError("lobby_limit") if the host already has an open
         lobby in the server, TableError("server_full") if the server has its `max_tables`
         lobbies and running tables (both checked atomically as the lobby is written)."""
-        eng = _engine(game)
-        settings = await self.get_settings(guild_id)
-        rules = self._table_rules(settings, deadline_seconds, absence_rule)
+        eng = engine_of(game)
+        settings = await self.settings.get(guild_id)
+        rules = self.settings.table_rules(settings, deadline_seconds, absence_rule)
         chosen = {k: v for k, v in (options or {}).items() if k != "players"}
         problems = []
         for players in range(eng.min_players, eng.max_players + 1):
@@ -328,7 +171,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
         except PlaceTaken as err:
             raise TableError("channel_busy") from err
         except HostBusy as err:
-            raise await self._lobby_limit(err.table_id) from err
+            raise await self.upkeep.lobby_limit(err.table_id) from err
         except ServerFull as err:
             raise TableError("server_full", max=err.limit) from err
         log.info("table %s opened: %s in guild %s, place %s, host %s", table_id, game,
@@ -345,7 +188,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
         self, table_id: int, user_id: int, name: str, side: int | None = None
     ) -> Table:
         """Seat a user; a seated user may pass `side` again to change it."""
-        async with self._lock(table_id):
+        async with self.store.lock(table_id):
             table = await self._lobby(table_id)
             eng = table.engine
             self._check_side(eng, side)
@@ -367,7 +210,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Leave a lobby; the host leaving cancels it."""
-        async with self._lock(table_id):
+        async with self.store.lock(table_id):
             table = await self._lobby(table_id)
             if table.seat_of(user_id) is None:
                 raise TableError("not_seated")
@@ -384,7 +227,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
         """Seat a computer player of `level` (host only, in the lobby; optionally on a
         `side`). TableError: not_host, not_lobby, bad_level, table_full, bad_side,
         side_taken."""
-        async with self._lock(table_id):
+        async with self.store.lock(table_id):
             table = await self._lobby(table_id)
             if user_id != table.host_id:
                 raise TableError("not_host")
@@ -406,7 +249,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
     ) -> Table:
         """Remove the last computer seat added (of `level` if given): host only, in the
         lobby. TableError: not_host, not_lobby, not_seated (no such computer)."""
-        async with self._lock(table_id):
+        async with self.store.lock(table_id):
             table = await self._lobby(table_id)
             if user_id != table.host_id:
                 raise TableError("not_host")
@@ -458,9 +301,9 @@ class TableService(UpkeepMixin, DeadlineMixin):
             chance = pipeline.draw_chance(eng, state, since, 0, self._rng)
             made = pipeline.change(table, now, steps=chance.steps, state=chance.state,
                                    since=chance.since, start=lambda _: started)
-            return await self._write(made, chance.steps)
+            return await self.store.commit(made, chance.steps)
 
-        result = await self._changing(table_id, build)
+        result = await self.store.changing(table_id, build)
         assert result is not None
         return result
 
@@ -488,9 +331,9 @@ class TableService(UpkeepMixin, DeadlineMixin):
                        else None)
             made = pipeline.change(table, self.now(), steps=moved.steps, state=moved.state,
                                    since=moved.since, absence=absence)
-            return await self._write(made, moved.steps)
+            return await self.store.commit(made, moved.steps)
 
-        result = await self._changing(table_id, build)
+        result = await self.store.changing(table_id, build)
         assert result is not None
         return result
 
@@ -504,7 +347,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
         if turn is None:
             return None
         seat, level = turn
-        move = await self._computer_move(table, seat, level)
+        move = await self.computer_moves.move(table, seat, level)
 
         async def build(current: Table) -> MoveResult | None:
             if current.ply != table.ply or pipeline.auto_turn(current) != turn:
@@ -512,10 +355,10 @@ class TableService(UpkeepMixin, DeadlineMixin):
             moved = pipeline.advance(current, seat, move, self._rng, auto=True)
             made = pipeline.change(current, self.now(), steps=moved.steps, state=moved.state,
                                    since=moved.since)
-            return await self._write(made, moved.steps)
+            return await self.store.commit(made, moved.steps)
 
         try:
-            return await self._changing(table_id, build)
+            return await self.store.changing(table_id, build)
         except TableError:
             return None
 
@@ -535,13 +378,6 @@ class TableService(UpkeepMixin, DeadlineMixin):
             results.append(result)
         return results
 
-    async def _computer_move(self, table: Table, seat: int, level: str, salt: int = 0) -> str:
-        eng = table.engine
-        seed = move_seed(table.id, table.ply, seat) + salt
-        return await self._think(table.game, eng.view(table.state, seat),
-                                 eng.legal_moves(table.state, seat), seat, level, seed,
-                                 computers.BUDGETS.get(level, 0.5))
-
     async def hint(self, table_id: int, user_id: int, turn: int | None = None) -> str:
         """The hard computer player's suggestion for the user's seat, from that seat's view
         only. TableError("no_hints") unless the table allows hints; else the refusals of
@@ -557,7 +393,7 @@ class TableService(UpkeepMixin, DeadlineMixin):
         seat = table.seat_of(user_id)
         assert seat is not None
         # salt 7: not the same draw as the computer's own move at this ply
-        return await self._computer_move(table, seat, computers.HINT_LEVEL, salt=7)
+        return await self.computer_moves.move(table, seat, computers.HINT_LEVEL, salt=7)
 
     async def resign(self, table_id: int, user_id: int) -> MoveResult:
         """Resign: the table ends with the resigner last (turns.py, "Resign")."""
@@ -568,9 +404,9 @@ class TableService(UpkeepMixin, DeadlineMixin):
             if seat is None:
                 raise TableError("not_seated")
             outcome = table.engine.resigned_outcome(table.state, seat)
-            return await self._write(pipeline.change(table, self.now(), outcome=outcome), [])
+            return await self.store.commit(pipeline.change(table, self.now(), outcome=outcome), [])
 
-        result = await self._changing(table_id, build)
+        result = await self.store.changing(table_id, build)
         assert result is not None
         return result
 
@@ -580,11 +416,6 @@ class TableService(UpkeepMixin, DeadlineMixin):
             raise TableError("finished")
         if table.status != "running":
             raise TableError("not_running")
-
-    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
-        """The board for `ply` is posted as `message_id`; `posted_ply` never goes back."""
-        with player_answered():
-            await self._repo.mark_posted(table_id, ply, message_id)
 
     # -- standings -------------------------------------------------------------------------
 

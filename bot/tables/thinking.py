@@ -14,7 +14,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.tables import turns
+from bot.tables import computers, turns
+from bot.tables.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -52,3 +53,18 @@ async def think_in_thread(game: str, view: dict[str, Any], legal: list[str], sea
                           level: str, seed: int, budget: float) -> str:
     """`choose` in a worker thread: the default `think` when there is no process pool."""
     return await asyncio.to_thread(choose, game, view, legal, seat, level, seed, budget)
+
+
+class ComputerMoves:
+    """A computer's move for a seat of a table: `think` (`choose` in a worker) from that
+    seat's view only, seeded from the table's log so it can be reproduced."""
+
+    def __init__(self, think: Think | None = None) -> None:
+        self._think = think if think is not None else think_in_thread
+
+    async def move(self, table: Table, seat: int, level: str, salt: int = 0) -> str:
+        eng = table.engine
+        seed = move_seed(table.id, table.ply, seat) + salt
+        return await self._think(table.game, eng.view(table.state, seat),
+                                 table.legal_moves(seat), seat, level, seed,
+                                 computers.BUDGETS.get(level, 0.5))

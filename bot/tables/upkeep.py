@@ -1,4 +1,4 @@
-"""Tables that never block a channel, and limits per server (part of TableService).
+"""Tables that never block a channel, and limits per server .
 
 - **Limits** (`check_can_open`): at most one open lobby per member per server, and at most
   the server's `max_tables` lobbies and running tables at once. Both are checked again as
@@ -20,15 +20,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
-from typing import Any
+from collections.abc import Callable
+from datetime import timedelta
 
 from bot.storage import Repository
 from bot.tables import pipeline
-from bot.tables.deadlines import LOBBY_MINUTES, GuildSettings
 from bot.tables.errors import TableError
-from bot.tables.models import MoveResult, Table
+from bot.tables.models import MoveResult, Seat, Table
+from bot.tables.settings import LOBBY_MINUTES, ServerSettings
+from bot.tables.store import TableStore
 
 log = logging.getLogger(__name__)
 
@@ -41,28 +41,23 @@ def check_move_text(move: str) -> None:
         raise TableError("too_long", max=MAX_MOVE_LENGTH)
 
 
-class UpkeepMixin:
-    """Limits, cancelling, broken tables and lobby expiry (TableService's attributes)."""
+class Upkeep:
+    """Limits, cancelling, broken tables and lobby expiry."""
 
-    _repo: Repository
-    now: Callable[[], datetime]
-    get: Callable[[int], Awaitable[Table]]
-    get_settings: Callable[[int], Awaitable[GuildSettings]]
-    _changing: Callable[..., Awaitable[MoveResult | None]]
-    _write: Callable[..., Awaitable[MoveResult]]
-    _forget: Callable[[int], None]
-    _timers_changed: Callable[[], None]
+    def __init__(self, store: TableStore, repo: Repository, settings: ServerSettings) -> None:
+        self.store, self._repo, self.settings = store, repo, settings
+        self.now = store.now
 
     async def check_can_open(self, guild_id: int, user_id: int) -> None:
         """Refuse a new lobby: TableError("lobby_limit") or ("server_full")."""
         mine = await self._repo.open_lobby_of(guild_id, user_id)
         if mine is not None:
-            raise await self._lobby_limit(mine)
-        settings = await self.get_settings(guild_id)
+            raise await self.lobby_limit(mine)
+        settings = await self.settings.get(guild_id)
         if await self._repo.active_count(guild_id) >= settings.max_tables:
             raise TableError("server_full", max=settings.max_tables)
 
-    async def _lobby_limit(self, lobby_id: int) -> TableError:
+    async def lobby_limit(self, lobby_id: int) -> TableError:
         """The refusal of a second lobby, naming where the member's open one is."""
         row = await self._repo.get_table(lobby_id)
         place = row.thread_id or row.channel_id if row is not None else None
@@ -71,19 +66,6 @@ class UpkeepMixin:
     async def open_counts(self) -> dict[str, int]:
         """Lobbies and running tables, over all servers (for metrics)."""
         return await self._repo.open_counts()
-
-    async def active_id_in_channel(self, place_id: int) -> int | None:
-        """The id of the lobby or running table there, broken or not (no replay)."""
-        return await self._repo.active_table_id(place_id)
-
-    async def _broken(self, table_id: int, err: BaseException) -> TableError:
-        """Mark a table whose log does not replay; the refusal to raise."""
-        log.warning("table %s is broken: its log does not replay (%r); marked, it can only "
-                    "be cancelled now", table_id, err)
-        self._forget(table_id)
-        await self._repo.mark_broken(table_id)
-        self._timers_changed()
-        return TableError("broken", table_id=table_id)
 
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         await self._repo.set_lobby_message(table_id, channel_id, message_id)
@@ -109,8 +91,8 @@ class UpkeepMixin:
             if not await self._repo.end_table(table_id, self.now(), ("lobby", "running")):
                 raise TableError("not_running")
             log.info("table %s cancelled (broken) by %s", table_id, user_id)
-            self._forget(table_id)
-            self._timers_changed()
+            self.store.forget(table_id)
+            self.store.timers_changed()
             return await self._cancelled_shell(table_id)
 
         async def build(table: Table) -> MoveResult:
@@ -119,9 +101,9 @@ class UpkeepMixin:
                 raise TableError("not_lobby" if table.status == "running" else "not_running")
             if not can_manage and table.status != "lobby":
                 raise TableError("not_allowed")
-            return await self._write(pipeline.change(table, self.now(), cancel=True), [])
+            return await self.store.commit(pipeline.change(table, self.now(), cancel=True), [])
 
-        result = await self._changing(table_id, build)
+        result = await self.store.changing(table_id, build)
         assert result is not None
         log.info("table %s cancelled by %s (%s, ply %s)", table_id, user_id, row.status,
                  result.table.ply)
@@ -129,8 +111,6 @@ class UpkeepMixin:
 
     async def _cancelled_shell(self, table_id: int) -> Table:
         """A cancelled broken table: its row and seats, without replaying its log."""
-        from bot.tables.models import Seat
-
         row = await self._repo.get_table(table_id)
         assert row is not None
         seats = [Seat(s.user_id, s.name, s.side) for s in await self._repo.get_seats(table_id)]
@@ -159,10 +139,7 @@ class UpkeepMixin:
                 log.info("table %s cancelled: the lobby expired after %s minutes", table_id,
                          minutes)
                 try:
-                    ended.append((await self.get(table_id), minutes))
+                    ended.append((await self.store.get(table_id), minutes))
                 except TableError:
                     continue
         return ended
-
-
-__all__: list[Any] = ["MAX_MOVE_LENGTH", "UpkeepMixin", "check_move_text"]

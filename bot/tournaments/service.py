@@ -33,10 +33,11 @@ from typing import Any, Protocol
 from bot.storage import Repository
 from bot.storage.tournaments import EntrantRow, GameRow, TournamentRow
 from bot.tables import computers, ratings
-from bot.tables.deadlines import PRESETS, process_name
+from bot.tables.deadlines import process_name
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Table
 from bot.tables.service import TableService
+from bot.tables.settings import PRESETS
 from bot.tournaments import pairing
 from engines import get_engine
 

@@ -81,9 +81,9 @@ async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 60.0)
 async def expire_next(service: TableService, clock: Clock, table: Table) -> Expiry:
     """Let the deadline of the first seat to act pass and expire it."""
     seat = table.to_act()[0]
-    timers = await service.timers(table.id)
+    timers = await service.timers.of_table(table.id)
     clock.t = timers[seat].deadline_at
-    expiry = await service.expire(table.id, seat)
+    expiry = await service.timers.expire(table.id, seat)
     assert expiry is not None
     return expiry
 
@@ -106,22 +106,22 @@ async def test_expiry_plays_a_legal_move_and_logs_it(
     start = clock()
     table = await started(service, game, 2, deadline_seconds=300)
     seat = table.to_act()[0]
-    timers = await service.timers(table.id)
+    timers = await service.timers.of_table(table.id)
     assert set(timers) == {seat}
     assert timers[seat].deadline_at == start + timedelta(seconds=300)
     assert timers[seat].remind_at == start + timedelta(seconds=225)  # 75 %
     assert timers[seat].since_ply == table.since[seat]
 
     clock.advance(299)
-    assert await service.expired() == []
-    assert await service.expire(table.id, seat) is None  # not due yet
+    assert await service.timers.expired() == []
+    assert await service.timers.expire(table.id, seat) is None  # not due yet
     clock.advance(1)
-    assert [(t.table_id, t.seat) for t in await service.expired()] == [(table.id, seat)]
+    assert [(t.table_id, t.seat) for t in await service.timers.expired()] == [(table.id, seat)]
 
     legal = table.engine.legal_moves(table.state, seat)
     seed = move_seed(table.id, table.ply, seat)
     expected = choose(table.game, table.view(seat), legal, seat, "normal", seed, 0.3)
-    expiry = await service.expire(table.id, seat)
+    expiry = await service.timers.expire(table.id, seat)
     assert expiry is not None
     assert expiry.move in legal and expiry.move == expected
     assert (expiry.seat, expiry.user_id, expiry.misses) == (seat, table.seats[seat].user_id, 1)
@@ -132,11 +132,11 @@ async def test_expiry_plays_a_legal_move_and_logs_it(
     assert after.misses == {seat: 1}
     assert (await service.get(table.id)).log == after.log  # committed
     # the next seat to act has a fresh deadline from now
-    timers = await service.timers(table.id)
+    timers = await service.timers.of_table(table.id)
     assert set(timers) == set(after.to_act())
     for timer in timers.values():
         assert timer.deadline_at == clock() + timedelta(seconds=300)
-    assert await service.expire(table.id, seat) is None  # handled once
+    assert await service.timers.expire(table.id, seat) is None  # handled once
 
 
 async def test_moving_yourself_resets_the_misses(service: TableService, clock: Clock) -> None:
@@ -151,7 +151,7 @@ async def test_moving_yourself_resets_the_misses(service: TableService, clock: C
 
 
 async def test_takeover_after_max_misses(service: TableService, clock: Clock) -> None:
-    await service.update_settings(GUILD, max_misses=2)
+    await service.settings.update(GUILD, max_misses=2)
     rng = random.Random(5)
     table = await started(service, "cows_leopards", 2, deadline_seconds=900)
     absent = table.to_act()[0]
@@ -168,7 +168,7 @@ async def test_takeover_after_max_misses(service: TableService, clock: Clock) ->
         if table.status != "running":
             break
         assert table.to_act() == [present]
-        assert set(await service.timers(table.id)) == {present}
+        assert set(await service.timers.of_table(table.id)) == {present}
         ply = table.ply
         user_id = table.seats[present].user_id
         result = await service.play(table.id, user_id, rng.choice(
@@ -185,7 +185,7 @@ async def test_takeover_after_max_misses(service: TableService, clock: Clock) ->
 async def test_forfeit_ends_the_table_with_the_seat_last(
     service: TableService, clock: Clock, opener: Opener
 ) -> None:
-    await service.update_settings(GUILD, max_misses=2, absence_rule="takeover")
+    await service.settings.update(GUILD, max_misses=2, absence_rule="takeover")
     rng = random.Random(9)
     table = await started(service, "six_nimmt", 3, absence_rule="forfeit", deadline_seconds=60)
     assert table.absence_rule == "forfeit" and table.max_misses == 2
@@ -196,16 +196,16 @@ async def test_forfeit_ends_the_table_with_the_seat_last(
             uid = table.seats[seat].user_id
             table = (await service.play(table.id, uid, rng.choice(
                 service.legal_moves_for(table, uid)))).table
-        clock.t = (await service.timers(table.id))[absent].deadline_at
-        expiry = await service.expire(table.id, absent)
+        clock.t = (await service.timers.of_table(table.id))[absent].deadline_at
+        expiry = await service.timers.expire(table.id, absent)
         assert expiry is not None and expiry.misses == miss
         table = expiry.result.table
     assert expiry.forfeited and expiry.move is None and expiry.result.steps == []
     assert table.status == "finished" and expiry.result.finished
     assert table.outcome["ranks"][absent] == 3
     assert table.outcome["resigned"] == [absent] and table.outcome["forfeited"] == [absent]
-    assert await service.timers(table.id) == {}
-    assert await service.next_due() is None
+    assert await service.timers.of_table(table.id) == {}
+    assert await service.timers.next_due() is None
 
 
 async def test_reminders_fire_once(service: TableService, clock: Clock) -> None:
@@ -213,16 +213,16 @@ async def test_reminders_fire_once(service: TableService, clock: Clock) -> None:
     table = await started(service, "senet", 2, deadline_seconds=3600)
     seat = table.to_act()[0]
     clock.t = start + timedelta(seconds=2699)
-    assert await service.reminders_due() == []
-    assert await service.next_due() == start + timedelta(seconds=2700)
+    assert await service.timers.reminders_due() == []
+    assert await service.timers.next_due() == start + timedelta(seconds=2700)
     clock.t = start + timedelta(seconds=2700)
-    (reminder,) = await service.reminders_due()
+    (reminder,) = await service.timers.reminders_due()
     assert reminder.table.id == table.id and reminder.seats == [seat]
     assert reminder.deadlines == {seat: start + timedelta(seconds=3600)}
-    assert await service.reminders_due() == []
-    assert await service.next_due() == start + timedelta(seconds=3600)
+    assert await service.timers.reminders_due() == []
+    assert await service.timers.next_due() == start + timedelta(seconds=3600)
     clock.advance(100)
-    assert await service.reminders_due() == []
+    assert await service.timers.reminders_due() == []
     # short deadlines: at least 30 s before
     assert reminder_time(start, 60) == start + timedelta(seconds=30)
     assert reminder_time(start, 86400) == start + timedelta(hours=18)
@@ -236,7 +236,7 @@ async def test_dispatcher_reminds_and_expires(service: TableService, clock: Cloc
         expired.append(expiry)
 
     dispatcher = DeadlineDispatcher(
-        service, on_expire, lambda table, seats: reminded.append((table.id, seats)),
+        service.timers, on_expire, lambda table, seats: reminded.append((table.id, seats)),
         sleep=clock.sleep,
     )
     dispatcher.start()
@@ -262,15 +262,15 @@ async def test_deadlines_survive_a_restart(opener: Opener, clock: Clock, tmp_pat
     repo = await opener()
     service = TableService(repo, rng=random.Random(1), now=clock)
     table = await started(service, "six_nimmt", 3, deadline_seconds=21600)
-    before = await service.timers(table.id)
+    before = await service.timers.of_table(table.id)
     assert set(before) == {0, 1, 2}
     await repo.close()
 
     clock.advance(7 * 3600)  # the bot was down past the deadline
     service = TableService(await opener(same=True), rng=random.Random(2), now=clock)
-    assert await service.timers(table.id) == before
+    assert await service.timers.of_table(table.id) == before
     expired: list[Expiry] = []
-    dispatcher = DeadlineDispatcher(service, expired.append, lambda *_: None,
+    dispatcher = DeadlineDispatcher(service.timers, expired.append, lambda *_: None,
                                     sleep=clock.sleep)
     dispatcher.start()
     try:
@@ -293,9 +293,9 @@ async def test_restart_restores_missing_timers(
     service = TableService(repo, rng=random.Random(1), now=clock)
     table = await started(service, "senet", 2, deadline_seconds=60)
     await repo._execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
-    assert await service.next_due() is None
-    assert await service.restore_timers() == 1
-    assert set(await service.timers(table.id)) == set(table.to_act())
+    assert await service.timers.next_due() is None
+    assert await service.timers.restore_timers() == 1
+    assert set(await service.timers.of_table(table.id)) == set(table.to_act())
 
 
 async def test_six_nimmt_simultaneous_picks_with_absent_seats(
@@ -310,15 +310,15 @@ async def test_six_nimmt_simultaneous_picks_with_absent_seats(
         uid = table.seats[seat].user_id
         table = (await service.play(table.id, uid, rng.choice(
             service.legal_moves_for(table, uid)))).table
-    timers = await service.timers(table.id)
+    timers = await service.timers.of_table(table.id)
     assert set(timers) == {2, 3}  # the others' picks did not reset the absent seats' clocks
     assert all(t.deadline_at == start + timedelta(seconds=300) for t in timers.values())
     clock.t = start + timedelta(seconds=300)
-    (reminder,) = [r for r in await service.reminders_due(start + timedelta(seconds=250))]
+    (reminder,) = [r for r in await service.timers.reminders_due(start + timedelta(seconds=250))]
     assert reminder.seats == [2, 3]
     results = []
-    for timer in await service.expired():
-        expiry = await service.expire(timer.table_id, timer.seat)
+    for timer in await service.timers.expired():
+        expiry = await service.timers.expire(timer.table_id, timer.seat)
         assert expiry is not None
         results.append(expiry)
     assert [e.seat for e in results] == [2, 3]
@@ -344,7 +344,7 @@ async def test_a_table_where_nobody_moves_still_finishes(
 ) -> None:
     service = TableService(await opener(), rng=random.Random(seed), now=clock)
     expired: list[Expiry] = []
-    dispatcher = DeadlineDispatcher(service, expired.append, lambda *_: None,
+    dispatcher = DeadlineDispatcher(service.timers, expired.append, lambda *_: None,
                                     sleep=clock.sleep)
     dispatcher.start()
     try:
@@ -363,7 +363,7 @@ async def test_a_table_where_nobody_moves_still_finishes(
         assert sum(e.taken_over for e in expired) == players
     else:
         assert table.outcome["forfeited"] == [expired[-1].seat] and expired[-1].forfeited
-    assert await service.next_due() is None
+    assert await service.timers.next_due() is None
     # every logged move replays: the log is still the truth
     assert (await service.get(table.id)).log == table.log
 
@@ -374,20 +374,20 @@ async def test_a_table_where_nobody_moves_still_finishes(
 async def test_settings_defaults_updates_and_validation(
     service: TableService, clock: Clock
 ) -> None:
-    assert await service.get_settings(GUILD) == GuildSettings(GUILD)
+    assert await service.settings.get(GUILD) == GuildSettings(GUILD)
     assert GuildSettings(GUILD).deadline_seconds == 86400
-    settings = await service.update_settings(
+    settings = await service.settings.update(
         GUILD, deadline_seconds=3600, absence_rule="forfeit", max_misses=5,
         channel_policy="channel", language="ja", cancel_role_id=777,
     )
-    assert settings == await service.get_settings(GUILD)
+    assert settings == await service.settings.get(GUILD)
     assert (settings.deadline_seconds, settings.absence_rule, settings.max_misses) == (
         3600, "forfeit", 5)
     assert (settings.channel_policy, settings.language, settings.cancel_role_id) == (
         "channel", "ja", 777)
-    assert (await service.update_settings(GUILD, cancel_role_id=None)).cancel_role_id is None
-    assert (await service.get_settings(GUILD)).language == "ja"  # others kept
-    assert await service.get_settings(GUILD + 1) == GuildSettings(GUILD + 1)
+    assert (await service.settings.update(GUILD, cancel_role_id=None)).cancel_role_id is None
+    assert (await service.settings.get(GUILD)).language == "ja"  # others kept
+    assert await service.settings.get(GUILD + 1) == GuildSettings(GUILD + 1)
 
     bad = [
         {"deadline_seconds": 120}, {"deadline_seconds": True}, {"deadline_seconds": "60"},
@@ -397,22 +397,22 @@ async def test_settings_defaults_updates_and_validation(
     ]
     for change in bad:
         with pytest.raises(TableError) as err:
-            await service.update_settings(GUILD, **change)
+            await service.settings.update(GUILD, **change)
         assert err.value.code == "bad_setting", change
         assert str(err.value).startswith("That setting does not work: ")
-    assert (await service.get_settings(GUILD)).deadline_seconds == 3600  # nothing changed
+    assert (await service.settings.get(GUILD)).deadline_seconds == 3600  # nothing changed
     for preset in PRESETS:
-        assert (await service.update_settings(GUILD, deadline_seconds=preset)).deadline_seconds \
+        assert (await service.settings.update(GUILD, deadline_seconds=preset)).deadline_seconds \
             == preset
 
     # tables take the server's defaults when opened, or their own
-    await service.update_settings(GUILD, deadline_seconds=900, absence_rule="forfeit")
+    await service.settings.update(GUILD, deadline_seconds=900, absence_rule="forfeit")
     table = await service.open_table(GUILD, CHANNEL, "senet", None, HOST, "U0")
     assert (table.deadline_seconds, table.absence_rule, table.max_misses) == (900, "forfeit", 5)
     table = await service.open_table(GUILD, CHANNEL + 1, "senet", None, HOST, "U0",
                                      deadline_seconds=60, absence_rule="takeover")
     assert (table.deadline_seconds, table.absence_rule) == (60, "takeover")
-    await service.update_settings(GUILD, deadline_seconds=172800)
+    await service.settings.update(GUILD, deadline_seconds=172800)
     assert (await service.get(table.id)).deadline_seconds == 60  # fixed at /play
     for rules in ({"deadline_seconds": 61}, {"absence_rule": "nap"}):
         with pytest.raises(TableError) as err:
@@ -428,11 +428,11 @@ def test_who_may_cancel() -> None:
 
 async def test_cancel_and_resign_clear_the_timers(service: TableService, clock: Clock) -> None:
     table = await started(service, "senet", 2)
-    assert await service.timers(table.id)
+    assert await service.timers.of_table(table.id)
     await service.cancel(table.id, HOST, can_manage=True)
-    assert await service.timers(table.id) == {}
+    assert await service.timers.of_table(table.id) == {}
     table = await started(service, "varanasi", 3)
     assert table.deadline_seconds == 86400
     await service.resign(table.id, HOST + 1)
-    assert await service.timers(table.id) == {}
-    assert await service.next_due() is None
+    assert await service.timers.of_table(table.id) == {}
+    assert await service.timers.next_due() is None

@@ -7,7 +7,7 @@ from tests.bot.conftest import World, open_and_start, select_values
 
 
 async def test_reminder_then_computer_move(world: World) -> None:
-    await world.bot.service.update_settings(world.guild.id, deadline_seconds=60)
+    await world.bot.service.settings.update(world.guild.id, deadline_seconds=60)
     table_id = await open_and_start(world, "senet", "aki", ["bo"])
     table = await world.table(table_id)
     place = world.place(table)
@@ -27,7 +27,7 @@ async def test_reminder_then_computer_move(world: World) -> None:
 
 
 async def test_hidden_pick_reminder_goes_by_dm(world: World) -> None:
-    await world.bot.service.update_settings(world.guild.id, deadline_seconds=60)
+    await world.bot.service.settings.update(world.guild.id, deadline_seconds=60)
     table_id = await open_and_start(world, "six_nimmt", "aki", ["bo"], rounds=1)
     table = await world.table(table_id)
     place = world.place(table)

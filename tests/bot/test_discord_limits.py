@@ -26,7 +26,7 @@ async def test_one_open_lobby_per_member_and_a_server_cap(world: World) -> None:
     # ... then the one-lobby rule, naming where it is
     text = private_text(await aki.slash(world.guild.create_text_channel("b"), "play senet"))
     assert "already have an open lobby" in text and "<#" in text
-    await world.bot.service.update_settings(world.guild.id, max_tables=2)
+    await world.bot.service.settings.update(world.guild.id, max_tables=2)
     await bo.slash(world.channel, "play senet")
     text = private_text(await cy.slash(world.channel, "play senet"))
     assert "already has 2 open tables" in text
@@ -64,7 +64,7 @@ async def test_replay_and_export_cooldowns_and_spectator_board(world: World) -> 
 
 async def test_cancel_permissions_in_discord(world: World) -> None:
     aki, bo = world.member("aki"), world.member("bo")
-    await world.bot.service.update_settings(world.guild.id, channel_policy="channel")
+    await world.bot.service.settings.update(world.guild.id, channel_policy="channel")
     result = await aki.slash(world.channel, "play senet")
     table_id = lobby_id(result)
     assert "Only the host can cancel a lobby" in private_text(
@@ -83,7 +83,7 @@ async def test_cancel_permissions_in_discord(world: World) -> None:
         assert "Manage Messages" in private_text(await member.slash(world.channel, "cancel"))
     # ... a member with the server's cancel role may: unrated, log kept, channel told
     referees = world.guild.create_role("Referees")
-    await world.bot.service.update_settings(world.guild.id, cancel_role_id=referees.id)
+    await world.bot.service.settings.update(world.guild.id, cancel_role_id=referees.id)
     referee = world.member("ref", roles=[referees])
     assert "is cancelled" in private_text(await referee.slash(world.channel, "cancel"))
     ended = await world.table(running)
@@ -97,7 +97,7 @@ async def test_cancel_permissions_in_discord(world: World) -> None:
 
 async def test_a_lobby_expires_and_says_so(world: World) -> None:
     aki = world.member("aki")
-    await world.bot.service.update_settings(world.guild.id, lobby_minutes=10)
+    await world.bot.service.settings.update(world.guild.id, lobby_minutes=10)
     result = await aki.slash(world.channel, "play senet")
     table_id = lobby_id(result)
     await world.env.advance_time(9 * 60)
@@ -108,7 +108,7 @@ async def test_a_lobby_expires_and_says_so(world: World) -> None:
     assert "expired" in embed and "10 minutes" in embed
     assert not button_ids(result.response)  # nothing left to press
     # the channel is free again, and the host's quota too
-    await world.bot.service.update_settings(world.guild.id, channel_policy="channel")
+    await world.bot.service.settings.update(world.guild.id, channel_policy="channel")
     assert not (await aki.slash(world.channel, "play senet")).response.ephemeral
 
 
@@ -119,7 +119,7 @@ async def test_a_broken_table_is_answered_and_can_be_cancelled(world: World) -> 
     aki = world.members["aki"]
     with sqlite3.connect(world.database) as db:  # the log no longer replays
         db.execute("UPDATE moves SET move = 'fly away' WHERE table_id = ?", (table_id,))
-    world.bot.service._forget(table_id)  # a fresh process: nothing cached
+    world.bot.service.store.forget(table_id)  # a fresh process: nothing cached
     text = private_text(await aki.slash(place, "move", move="try"))
     assert "is damaged" in text and "/cancel" in text
     assert "is damaged" in private_text(await aki.slash(place, "board"))

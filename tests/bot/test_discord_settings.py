@@ -40,7 +40,7 @@ async def test_settings_persist_and_apply(world: World) -> None:
                                max_misses=2, channel="channel", language="ja")
     assert changed.ephemeral and "Saved." in changed.response.content
     await world.restart()
-    settings = await world.bot.service.get_settings(world.guild.id)
+    settings = await world.bot.service.settings.get(world.guild.id)
     assert (settings.deadline_seconds, settings.absence_rule, settings.max_misses,
             settings.channel_policy, settings.language) == (300, "forfeit", 2, "channel", "ja")
     embed = (await boss.slash(world.channel, "settings")).response.embeds[0]

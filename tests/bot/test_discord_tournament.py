@@ -272,7 +272,7 @@ async def test_organiser_role_and_monthly_seasons(world: World) -> None:
     assert "1/2026" in january.title and "aki" in january.description
     # February begins (the bot's clock jumps: simcord's clock cannot skip a month quickly)
     february = datetime(2026, 2, 1, 0, 5, tzinfo=UTC)
-    world.bot.service._clock = lambda: february  # noqa: SLF001
+    world.bot.service.store._clock = lambda: february  # noqa: SLF001
     with world.env._bot_scope():  # noqa: SLF001 - as the deadline watcher's pass does
         assert await world.bot.seasons.check() == 1
         assert await world.bot.seasons.check() == 0, "a season's end is posted once"

@@ -26,7 +26,7 @@ async def build_database(path: Path) -> None:
     repo = await open_database(path)
     try:
         service = TableService(repo, rng=random.Random(3))
-        await service.update_settings(GUILD, language="ja", deadline_seconds=3600)
+        await service.settings.update(GUILD, language="ja", deadline_seconds=3600)
         rng = random.Random(5)
         for channel, moves in ((11, 6), (12, 3)):
             table = await service.open_table(GUILD, channel, "cows_leopards", None, HOST, "Host",

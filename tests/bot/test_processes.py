@@ -67,7 +67,7 @@ async def test_a_timer_fires_exactly_once_across_processes(opener: Opener) -> No
     table_id = await senet(a, deadline_seconds=60)
     clock.t += timedelta(seconds=61)
     fired: list[Expiry] = []
-    dispatchers = [DeadlineDispatcher(s, fired.append, lambda *_: None) for s in (a, b)]
+    dispatchers = [DeadlineDispatcher(s.timers, fired.append, lambda *_: None) for s in (a, b)]
     counts = await asyncio.gather(*(d.run_due() for d in dispatchers))
     assert sorted(counts) == [0, 1] and len(fired) == 1
     table = await a.get(table_id)
@@ -81,10 +81,10 @@ async def test_a_crashed_process_lease_is_taken_over(opener: Opener) -> None:
     a, b = await two_services(opener, clock)
     table_id = await senet(a, deadline_seconds=60)
     clock.t += timedelta(seconds=61)
-    (claimed,) = await a.claim_due("crashed-process", clock.t)  # then process a dies
+    (claimed,) = await a.timers.claim_due("crashed-process", clock.t)  # then process a dies
     assert claimed.table_id == table_id
     fired: list[Expiry] = []
-    survivor = DeadlineDispatcher(b, fired.append, lambda *_: None)
+    survivor = DeadlineDispatcher(b.timers, fired.append, lambda *_: None)
     assert await survivor.run_due() == 0  # the lease still holds
     clock.t += timedelta(seconds=61)  # ... until it runs out
     assert await survivor.run_due() == 1

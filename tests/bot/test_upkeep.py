@@ -33,42 +33,42 @@ async def test_a_lobby_expires_once_across_two_processes(opener: Opener) -> None
     clock = Clock()
     first = TableService(await opener(), now=clock)
     second = TableService(await opener(same=True), now=clock)
-    await first.update_settings(GUILD, lobby_minutes=20)
+    await first.settings.update(GUILD, lobby_minutes=20)
     lobby = await first.open_table(GUILD, 1, "senet", None, HOST, "Host")
     other = await first.open_table(GUILD + 1, 2, "senet", None, HOST, "Host")  # 30 min
     clock.now += timedelta(minutes=19)
-    assert await first.expire_lobbies() == []
+    assert await first.upkeep.expire_lobbies() == []
     clock.now += timedelta(minutes=2)
-    ended = [await first.expire_lobbies(), await second.expire_lobbies()]
+    ended = [await first.upkeep.expire_lobbies(), await second.upkeep.expire_lobbies()]
     assert sorted(len(e) for e in ended) == [0, 1]  # exactly one process reports it
     (table, minutes), = ended[0] or ended[1]
     assert table.id == lobby.id and table.status == "cancelled" and minutes == 20
     assert (await first.get(other.id)).status == "lobby"
     clock.now += timedelta(minutes=10)
-    assert [t.id for t, _ in await second.expire_lobbies()] == [other.id]
+    assert [t.id for t, _ in await second.upkeep.expire_lobbies()] == [other.id]
 
 
 async def test_limits_per_member_and_per_server(opener: Opener) -> None:
     service = TableService(await opener())
-    await service.check_can_open(GUILD, HOST)
+    await service.upkeep.check_can_open(GUILD, HOST)
     lobby = await service.open_table(GUILD, 1, "senet", None, HOST, "Host")
     with pytest.raises(TableError) as err:
-        await service.check_can_open(GUILD, HOST)
+        await service.upkeep.check_can_open(GUILD, HOST)
     assert err.value.code == "lobby_limit" and err.value.params["table_id"] == lobby.id
-    await service.check_can_open(GUILD + 1, HOST)  # another server is another matter
-    await service.update_settings(GUILD, max_tables=1)
+    await service.upkeep.check_can_open(GUILD + 1, HOST)  # another server is another matter
+    await service.settings.update(GUILD, max_tables=1)
     with pytest.raises(TableError) as err:
-        await service.check_can_open(GUILD, HOST + 1)
+        await service.upkeep.check_can_open(GUILD, HOST + 1)
     assert err.value.code == "server_full" and err.value.params["max"] == 1
     for name, value in (("max_tables", 0), ("lobby_minutes", 1), ("lobby_minutes", True)):
         with pytest.raises(TableError):
-            await service.update_settings(GUILD, **{name: value})
+            await service.settings.update(GUILD, **{name: value})
 
 
 async def play(service: TableService, channel: int, member: int) -> str:
     """A lobby opened as /play does: "ok" or the refusal's code."""
     try:
-        await service.check_can_open(GUILD, member)
+        await service.upkeep.check_can_open(GUILD, member)
         await service.open_table(GUILD, channel, "senet", None, member, "Host",
                                  one_per_host=True)
     except TableError as err:
@@ -81,20 +81,20 @@ async def test_racing_lobbies_of_one_member_open_only_one(opener: Opener) -> Non
     second = TableService(await opener(same=True))  # another process, the same database
     answers = await asyncio.gather(*(play((first, second)[c % 2], c, HOST) for c in range(1, 9)))
     assert answers.count("ok") == 1 and answers.count("lobby_limit") == 7
-    assert await second.open_counts() == {"lobby": 1, "running": 0}
+    assert await second.upkeep.open_counts() == {"lobby": 1, "running": 0}
 
 
 async def test_racing_lobbies_never_go_past_the_server_limit(opener: Opener) -> None:
     first = TableService(await opener())
     second = TableService(await opener(same=True))  # another process, the same database
-    await first.update_settings(GUILD, max_tables=3)
+    await first.settings.update(GUILD, max_tables=3)
     answers = await asyncio.gather(
         *(play((first, second)[m % 2], m, HOST + m) for m in range(1, 11)))
     assert answers.count("ok") == 3 and answers.count("server_full") == 7
-    assert await second.open_counts() == {"lobby": 3, "running": 0}
+    assert await second.upkeep.open_counts() == {"lobby": 3, "running": 0}
     # A tournament's tables are the bot's own: the member limit does not hold them back.
     await first.open_table(GUILD, 20, "senet", None, HOST, "Host")
-    assert await first.open_counts() == {"lobby": 4, "running": 0}
+    assert await first.upkeep.open_counts() == {"lobby": 4, "running": 0}
 
 
 async def test_a_broken_log_is_marked_once_and_cancellable(
@@ -113,7 +113,7 @@ async def test_a_broken_log_is_marked_once_and_cancellable(
             await fresh.get(table.id)
         assert err.value.code == "broken"
     assert sum("is broken" in r.getMessage() for r in caplog.records) == 1
-    assert await fresh.running_tables() == [] and await fresh.next_due() is None
+    assert await fresh.running_tables() == [] and await fresh.timers.next_due() is None
     with pytest.raises(TableError):
         await fresh.cancel(table.id, HOST + 1)  # a guest may not
     ended = await fresh.cancel(table.id, HOST)  # its host may: it cannot go on anyway
@@ -147,7 +147,7 @@ async def test_reads_do_not_wait_for_another_writer(sqlite_opener: Opener,
     other.execute("BEGIN IMMEDIATE")
     try:
         assert (await service.get(table.id)).id == table.id
-        assert await service.active_id_in_channel(1) == table.id
+        assert await service.store.active_id_in_channel(1) == table.id
         with pytest.raises(Unavailable):
             await service.join(table.id, HOST + 1, "Guest")
     finally:

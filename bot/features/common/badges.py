@@ -49,8 +49,24 @@ def seat_label(seat: int, name: str, game: str | None = None) -> str:
     return f"{badge(seat, game)} {clean_name(name)}"
 
 
-def seat_names(table: Table) -> list[str]:
-    return [seat.name for seat in table.seats]
+def shown_name(locale: object, user_id: int, name: str) -> str:
+    """A seat's name as players read it: a computer by its level in `locale` (its stored
+    name is English), a member by their name."""
+    level = computer_level(user_id)
+    return computer_label(locale, level) if level is not None else name
+
+
+def seat_names(table: Table, locale: object = None) -> list[str]:
+    return [shown_name(locale, seat.user_id, seat.name) for seat in table.seats]
+
+
+def mention_of(table: Table, seat: int, locale: object = None) -> str:
+    """How a message calls the seat: a mention for a member (they are notified), the
+    name in bold for a computer (there is nobody to notify)."""
+    user_id = table.seats[seat].user_id
+    if computer_level(user_id) is not None:
+        return f"**{shown_name(locale, user_id, table.seats[seat].name)}**"
+    return f"<@{user_id}>"
 
 
 def seat_labels(names: Sequence[str], game: str | None = None) -> list[str]:

@@ -9,7 +9,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.features.common.badges import COLOUR, clean_name, game_title
+from bot.features.common.badges import COLOUR, clean_name, game_title, shown_name
 from bot.features.common.errors import refuse_privately, unless_refused
 from bot.features.common.faults import choices_in_time, defer_publicly
 from bot.features.common.replies import defer_public
@@ -49,8 +49,8 @@ def _score(value: float | None) -> str:
 def history_line(game: FinishedTable, locale: object) -> str:
     when = f"<t:{int(game.finished_at.timestamp())}:f>"
     players = ", ".join(
-        t(locale, "#{rank} {name} ({score})", rank=p.rank, name=clean_name(p.name),
-          score=_score(p.score))
+        t(locale, "#{rank} {name} ({score})", rank=p.rank,
+          name=clean_name(shown_name(locale, p.user_id, p.name)), score=_score(p.score))
         for p in sorted(game.players, key=lambda p: (p.rank, p.seat))
     )
     return t(locale, "{when} · **{game}** · table {table}\n{players}", when=when,
@@ -90,7 +90,7 @@ async def table_choices(
     needle = current[:100].strip().lower()
     choices = []
     for game in games:
-        names = ", ".join(p.name for p in game.players)
+        names = ", ".join(shown_name(loc, p.user_id, p.name) for p in game.players)
         label = t(loc, "Table {table} · {game} · {date} · {players}", table=game.table_id,
                   game=game_title(loc, game.game),
                   date=game.finished_at.strftime("%Y-%m-%d"), players=names)

@@ -49,7 +49,7 @@ class LobbyKeeper:
 
     async def remember(self, table: Table, message: discord.Message) -> None:
         try:
-            await self.service.set_lobby_message(table.id, message.channel.id, message.id)
+            await self.service.upkeep.set_lobby_message(table.id, message.channel.id, message.id)
         except Exception as err:  # the lobby works; only expiry cannot edit it then
             log.warning("table %s: lobby message not recorded (%r)", table.id, err)
 
@@ -111,7 +111,7 @@ class LobbyKeeper:
     async def expire(self) -> int:
         """Cancel the lobbies that waited too long (this process's servers) and say so on
         their messages; returns how many."""
-        ended = await self.service.expire_lobbies(guilds=self.owns_guild)
+        ended = await self.service.upkeep.expire_lobbies(guilds=self.owns_guild)
         for table, minutes in ended:
             await self.edit_lobby(table, N_("This lobby expired: nobody started it within "
                                      "{minutes} minutes. Open a new one with {/play}."),
@@ -138,12 +138,12 @@ class LobbyKeeper:
     async def cancel_here(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         await defer(interaction, ephemeral=True, thinking=True)
-        table_id = await self.service.active_id_in_channel(interaction.channel_id)
+        table_id = await self.service.store.active_id_in_channel(interaction.channel_id)
         if table_id is None or interaction.guild_id is None:
             await interaction.followup.send(t(loc, "No game is being played here."),
                                             ephemeral=True)
             return
-        settings = await self.service.get_settings(interaction.guild_id)
+        settings = await self.service.settings.get(interaction.guild_id)
         try:
             table = await self.service.cancel(table_id, interaction.user.id,
                                               can_manage=_may_cancel(interaction, settings))

@@ -85,7 +85,7 @@ class LobbyActions:
                                                                     reason=problem), loc))
             return
         try:
-            await self.service.check_can_open(interaction.guild.id, interaction.user.id)
+            await self.service.upkeep.check_can_open(interaction.guild.id, interaction.user.id)
         except TableError as err:
             if err.code != "lobby_limit":
                 await refuse(interaction, err)
@@ -96,7 +96,7 @@ class LobbyActions:
                 interaction, await self.service.get(err.params["table_id"]), err)
             return
         await self.languages.ensure(interaction.guild.id)
-        settings = await self.service.get_settings(interaction.guild.id)
+        settings = await self.service.settings.get(interaction.guild.id)
         if settings.channel_policy == "thread":
             use_thread, note = self._thread_plan(interaction)
         else:
@@ -182,7 +182,7 @@ class LobbyActions:
             elif action == "leave":
                 table = await self.service.leave(table_id, user.id)
             elif action == "cancel":
-                settings = await self.service.get_settings(interaction.guild_id)
+                settings = await self.service.settings.get(interaction.guild_id)
                 can_manage = settings.may_cancel(
                     {role.id for role in getattr(user, "roles", [])},
                     can_manage=bool(getattr(interaction.permissions, "manage_messages", False)))

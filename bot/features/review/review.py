@@ -122,7 +122,7 @@ def mistake_line(locale: object, unit: str, mistake: dict[str, Any]) -> str:
 
 
 def review_embed(table: Table, result: dict[str, Any], locale: object) -> discord.Embed:
-    names = seat_names(table)
+    names = seat_names(table, locale)
     embed = discord.Embed(
         title=t(locale, "Review of table {table} · {game}", table=table.id,
                 game=game_title(locale, table.game)),
@@ -225,7 +225,7 @@ async def show_mistake(services: Services, interaction: discord.Interaction, tab
     loc = interaction.locale
     picture = await draw(mistake_png, table.game, dict(table.options), len(table.seats),
                          [tuple(s) for s in table.log], mistake, seat, loc)
-    name = clean_name(seat_names(table)[seat])
+    name = clean_name(seat_names(table, loc)[seat])
     text = t(loc, "{name}, move {turn}: red is the move played (`{move}`), green the better "
                   "move (`{better}`): {loss}.", name=name, turn=mistake["turn"],
              move=mistake["move"], better=mistake["better"],

@@ -135,14 +135,14 @@ async def settings_command(
     service, languages = services.tables, services.languages
     try:
         if changes:
-            chosen = await service.chosen_language(guild.id)
+            chosen = await service.settings.chosen_language(guild.id)
             if chosen is None and "language" not in changes:
                 # a server's first settings keep the language it already had
                 changes = {**changes, "language": _guild_language(guild)}
-            settings = await service.update_settings(guild.id, **changes)
+            settings = await service.settings.update(guild.id, **changes)
             languages.remember(settings)
         else:
-            settings = await service.get_settings(guild.id)
+            settings = await service.settings.get(guild.id)
             await languages.ensure(guild.id)
     except TableError as err:
         if err.code == "bad_setting":

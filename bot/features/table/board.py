@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.features.common.badges import game_title, seat_label, seat_names
+from bot.features.common.badges import game_title, mention_of, seat_label, seat_names
 from bot.games import presentation
 from bot.i18n import t
 from bot.narration import narrate
@@ -15,17 +15,13 @@ MEDALS = ("🥇", "🥈", "🥉")
 MAX_CONTENT = 2000
 
 
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
 def header(table: Table, locale: object) -> str:
     return t(locale, "**{game}** · table {table}", game=game_title(locale, table.game),
              table=table.id)
 
 
 def players_line(table: Table, locale: object) -> str:
-    names = seat_names(table)
+    names = seat_names(table, locale)
     return t(locale, "Players: {players}",
              players=" · ".join(seat_label(i, n, table.game) for i, n in enumerate(names)))
 
@@ -43,7 +39,7 @@ def picked_line(table: Table, view: dict[str, Any], locale: object) -> str:
     """Who has picked, never what: ✅ for a face-down card, ⏳ for a pick still awaited (the
     seats still to act)."""
     waiting = set(table.to_act())
-    names = seat_names(table)
+    names = seat_names(table, locale)
     marks = [
         f"{'⏳' if i in waiting else '✅'} {seat_label(i, n, table.game)}"
         for i, n in enumerate(names)
@@ -55,7 +51,7 @@ def to_act_line(table: Table, view: dict[str, Any], locale: object) -> str:
     seats = table.to_act()
     if not seats:
         return ""
-    who = ", ".join(mention(table.seats[s].user_id) for s in seats)
+    who = ", ".join(mention_of(table, s, locale) for s in seats)
     phase = view.get("phase")
     prompt = presentation(table.game).prompt(phase, locale, who)
     if prompt is not None:
@@ -76,7 +72,7 @@ def board_text(
 ) -> str:
     """The message posted with the picture after a turn."""
     view = table.view(None)
-    story = narrate(table.game, events, seat_names(table), locale)
+    story = narrate(table.game, events, seat_names(table, locale), locale)
     tail = [players_line(table, locale)]
     if is_private_pick(table, view):
         tail.append(picked_line(table, view, locale))
@@ -96,7 +92,7 @@ def final_lines(table: Table, locale: object) -> list[str]:
     outcome = table.outcome or {}
     ranks = outcome.get("ranks") or []
     scores = outcome.get("scores") or [None] * len(ranks)
-    names = seat_names(table)
+    names = seat_names(table, locale)
     lines = []
     for seat in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
         rank = ranks[seat]
@@ -117,7 +113,7 @@ def final_lines(table: Table, locale: object) -> list[str]:
 def game_over_text(
     table: Table, events: Sequence[dict[str, Any]], locale: object, notes: Sequence[str] = ()
 ) -> str:
-    story = narrate(table.game, events, seat_names(table), locale)
+    story = narrate(table.game, events, seat_names(table, locale), locale)
     parts = [header(table, locale)]
     if story:
         parts.append(clip(story, 1000))

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 import discord
 from discord.ext import tasks
 
-from bot.features.common.badges import seat_label
+from bot.features.common.badges import seat_label, seat_names
 from bot.features.common.places import Places
 from bot.features.common.services import Services
 from bot.features.table.board import is_private_pick
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 def expiry_note(expiry: Expiry, locale: object) -> str | None:
     """What the board says about an expiry (never which card a hidden pick was)."""
     table = expiry.result.table
-    who = seat_label(expiry.seat, table.seats[expiry.seat].name, table.game)
+    who = seat_label(expiry.seat, seat_names(table, locale)[expiry.seat], table.game)
     if expiry.forfeited:
         return t(locale, "⏰ {player} missed {count} deadlines in a row and forfeits the game.",
                  player=who, count=expiry.misses)
@@ -81,13 +81,13 @@ class Deadlines:
         shards = None
         if config.shard_count is not None and config.shard_ids is not None:
             shards = (config.shard_count, config.shard_ids)
-        self.dispatcher = DeadlineDispatcher(service, self.on_expire, self.on_remind,
+        self.dispatcher = DeadlineDispatcher(service.timers, self.on_expire, self.on_remind,
                                              shards=shards)
-        service.add_timer_listener(self.wake)
+        service.timers.add_listener(self.wake)
         self.watch.start()
 
     async def stop(self) -> None:
-        self.service.remove_timer_listener(self.wake)
+        self.service.timers.remove_listener(self.wake)
         if self.watch.is_running():
             self.watch.cancel()
 
@@ -106,11 +106,11 @@ class Deadlines:
         service = self.service
         assert self.dispatcher is not None
         if self.watch.current_loop == 0:
-            await service.restore_timers()
+            await service.timers.restore_timers()
         try:
             with player_answered():  # background work: nobody waits on Discord's 3 seconds
                 await self.dispatcher.run_due()
-                next_at = await service.next_due()
+                next_at = await service.timers.next_due()
                 for timer_pass in self._passes:
                     next_at = await timer_pass(next_at)
         except Exception:
@@ -130,7 +130,7 @@ class Deadlines:
         if channel is None:
             return
         locale = self.places.locale_of(channel)
-        timers = await self.service.timers(table.id)
+        timers = await self.service.timers.of_table(table.id)
         loud: list[str] = []
         for seat in seats:
             user_id = table.seats[seat].user_id

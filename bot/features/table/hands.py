@@ -18,7 +18,7 @@ from bot.features.common.badges import game_title
 from bot.features.common.drawing import draw
 from bot.features.table.components import MoveSelect
 from bot.features.table.controls import natural
-from bot.features.table.labels import describe_all
+from bot.features.table.labels import labels_of
 from bot.i18n import picture_words, t
 from bot.tables import Table
 
@@ -45,7 +45,7 @@ async def hand_file(table: Table, seat: int, locale: object = None) -> discord.F
 def hand_items(table: Table, seat: int, moves: list[str], locale: object) -> list[ui.Item[Any]]:
     if not moves:
         return []
-    labels = describe_all(table.engine, table.state, seat, moves, locale)
+    labels = labels_of(table, seat, locale)
     options = [discord.SelectOption(label=labels[m], value=m) for m in natural(moves)[:25]]
     return [MoveSelect(table.id, table.ply, "h", options,
                        placeholder=t(locale, "Pick a card (face down)…"))]

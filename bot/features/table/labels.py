@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import presentation
+from bot.tables import Table
 from engines import Engine
 
 
@@ -39,3 +40,14 @@ class Labels(dict[str, str]):
 
     def get(self, move: str, default: Any = None) -> str:  # type: ignore[override]
         return self[move]
+
+
+def labels_of(table: Table, seat: int, locale: object = None) -> Labels:
+    """The labels of `seat`'s moves at this position in `locale`, worked out once per
+    position and language (kept with the Table): the board's buttons, autocomplete and the
+    "Played: …" answer share them."""
+    key = ("labels", seat, str(getattr(locale, "value", locale)))
+    labels = table.memo.get(key)
+    if not isinstance(labels, Labels):
+        labels = table.memo[key] = Labels(table.engine, table.state, seat, locale)
+    return labels

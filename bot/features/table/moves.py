@@ -20,7 +20,7 @@ from bot.features.table import resign as resign_question
 from bot.features.table.board import is_private_pick
 from bot.features.table.components import MoveSelect
 from bot.features.table.controls import MAX_ROWS, chunks, groups, natural, select_options
-from bot.features.table.labels import describe, describe_all
+from bot.features.table.labels import labels_of
 from bot.features.table.publish import Publisher
 from bot.i18n import t
 from bot.tables import Table, TableError
@@ -83,10 +83,7 @@ class TableActions:
         await posted_or_explain(interaction, ok, result.table)
 
     async def _running_here(self, interaction: discord.Interaction) -> Table | None:
-        table = await self.service.active_in_channel(interaction.channel_id)
-        if table is None or table.status != "running":
-            return None
-        return table
+        return await self.service.running_in_channel(interaction.channel_id)
 
     async def play_command(self, interaction: discord.Interaction, move: str) -> None:
         """/move: always answered privately (a 6 nimmt! pick must stay hidden)."""
@@ -95,17 +92,17 @@ class TableActions:
             await refuse(interaction, TableError("too_long", max=MAX_MOVE_LENGTH))
             return
         await defer(interaction, ephemeral=True, thinking=True)
-        table = await self.service.active_in_channel(interaction.channel_id)
+        table = await self.service.running_in_channel(interaction.channel_id)
+        if table is None:
+            table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
             await interaction.followup.send(t(loc, "No game is being played here. Start one "
                                               "with {/play}."), ephemeral=True)
             return
         seat = table.seat_of(interaction.user.id)
         label = move
-        if seat is not None and table.status == "running":
-            legal = self.service.legal_moves_for(table, interaction.user.id)
-            if move in legal:
-                label = describe(table.engine, table.state, seat, move, loc)
+        if seat is not None and move in table.legal_moves(seat):
+            label = labels_of(table, seat, loc)[move]
         try:
             result = await self.service.play(table.id, interaction.user.id, move)
         except TableError as err:
@@ -137,7 +134,7 @@ class TableActions:
         moves = self.service.legal_moves_for(table, interaction.user.id)
         if seat is None or not moves:
             return []
-        labels = describe_all(table.engine, table.state, seat, moves, locale_of(interaction))
+        labels = labels_of(table, seat, locale_of(interaction))
         needle = current.strip().lower()
         choices = []
         for move in moves:
@@ -178,7 +175,7 @@ class TableActions:
             await tell(interaction, t(loc, "That choice has no moves any more; please use "
                                            "the latest board."))
             return
-        labels = describe_all(table.engine, table.state, seat, chosen, loc)
+        labels = labels_of(table, seat, loc)
         items = [
             MoveSelect(table.id, table.ply, "e", select_options(part, labels),
                        placeholder=t(loc, "Choose the destination…"), row=index)

@@ -25,7 +25,7 @@ import discord
 
 import renderers
 from bot import metrics
-from bot.features.common.badges import seat_label
+from bot.features.common.badges import seat_label, shown_name
 from bot.features.common.components import view_of
 from bot.features.common.drawing import draw
 from bot.features.common.errors import missing_permission_text
@@ -35,7 +35,7 @@ from bot.features.table import hands
 from bot.features.table.board import board_text, game_over_text, is_private_pick, players_line
 from bot.features.table.components import PickButton
 from bot.features.table.controls import board_items
-from bot.features.table.labels import Labels
+from bot.features.table.labels import labels_of
 from bot.i18n import picture_words, t
 from bot.tables import MoveResult, Table, TableError
 
@@ -331,9 +331,8 @@ class Publisher:
         if is_private_pick(table):
             return [PickButton(table.id, table.ply, label=t(locale, "Pick privately"))]
         seat = seats[0]
-        moves = self.service.legal_moves_for(table, table.seats[seat].user_id)
-        labels = Labels(table.engine, table.state, seat, locale)
-        return board_items(table.game, table.id, table.ply, moves, labels, locale)
+        return board_items(table.game, table.id, table.ply, table.legal_moves(seat),
+                           labels_of(table, seat, locale), locale)
 
     # -- 6 nimmt! picks ------------------------------------------------------------------------
 
@@ -343,7 +342,7 @@ class Publisher:
         return [
             t(locale, "I couldn't send {player} their hand by DM (their direct messages are "
               "closed): {player}, press **Pick privately** to see your hand here, privately.",
-              player=seat_label(i, seat.name, table.game))
+              player=seat_label(i, shown_name(locale, seat.user_id, seat.name), table.game))
             for i, seat in enumerate(table.seats)
             if seat.user_id in closed and seat.user_id in acting
         ]

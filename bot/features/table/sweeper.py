@@ -68,7 +68,7 @@ class Sweeper:
             for chore in self._chores:
                 await chore()
             if metrics.enabled():
-                metrics.open_tables(await self.service.open_counts())
+                metrics.open_tables(await self.service.upkeep.open_counts())
         except Exception as err:
             log.warning("expiring lobbies failed (%r); trying again later", err)
 

@@ -51,7 +51,7 @@ async def season_lines(book: SeasonBook, guild_id: int, game: str | None, key: s
 
 async def season_of(service: TableService, guild_id: int, asked: str | None) -> str | None:
     """The season key a /leaderboard shows: None for all results (no seasons, or `all`)."""
-    settings = await service.get_settings(guild_id)
+    settings = await service.settings.get(guild_id)
     if asked == ALL or (asked is None and settings.season == "none"):
         return None
     if asked is not None:
@@ -74,7 +74,7 @@ async def season_embed(book: SeasonBook, guild_id: int, game: str | None, key: s
 async def season_choices(service: TableService, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete of /leaderboard season: the server's recent seasons, and all."""
-    settings = await service.get_settings(interaction.guild_id)
+    settings = await service.settings.get(interaction.guild_id)
     kind = settings.season if settings.season != "none" else "month"
     loc = interaction.locale
     keys = seasons.recent(kind, service.now(), 12)

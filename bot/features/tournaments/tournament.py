@@ -251,7 +251,7 @@ class TournamentUI:
         perms = interaction.permissions
         if perms.manage_guild or perms.administrator:
             return True
-        settings = await self.tables.get_settings(interaction.guild_id)
+        settings = await self.tables.settings.get(interaction.guild_id)
         roles = {role.id for role in getattr(interaction.user, "roles", [])}
         return settings.organiser_role_id is not None and settings.organiser_role_id in roles
 
@@ -279,7 +279,7 @@ class TournamentUI:
             await self.refuse(interaction, TournamentError("no_thread"))
             return
         await self.languages.ensure(interaction.guild_id)
-        settings = await self.tables.get_settings(interaction.guild_id)
+        settings = await self.tables.settings.get(interaction.guild_id)
         try:
             when = parse_start(start, self.service.now())
             tournament = await self.service.create(
