@@ -533,7 +533,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     img, d = T.canvas(width, height)
     title = T.tr("6 nimmt!")
     y = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
-    title_w = T.text_width(title, 34, True)
+    title_w = T.text_width(title, T.title_size(width), True)
     T.seat_badge(d, (32 + title_w + 36, y / 2), seat, 46,
                  ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
     y += 20
