@@ -357,13 +357,13 @@ def _badge(seat: int, size: int, ring: RGB | None) -> Image.Image:
 
 def badge_text(size: int, digits: int = 1) -> int:
     """The size of the number in a badge `size` px across."""
-    return int(size * (0.72 if digits == 1 else 0.62))
+    return int(size * (0.72 if digits == 1 else 0.68))
 
 
 def min_badge(width: float, seats: int = 10) -> int:
     """The smallest badge whose number (up to "10" when `seats` > 9) is `min_text(width)`."""
     need = min_text(width)
-    return math.ceil(need / (0.72 if seats <= 9 else 0.62)) + 1
+    return math.ceil(need / (0.72 if seats <= 9 else 0.68)) + 1
 
 
 def seat_badge(
@@ -374,8 +374,7 @@ def seat_badge(
     number seat + 1. `ring` draws an extra outer ring (e.g. HIGHLIGHT for the seat to act).
     The badge grows when its number would be smaller than the canvas's `min_text`.
     Each (seat, size, ring) is drawn once, cached and pasted."""
-    width = draw._image.width  # type: ignore[attr-defined]
-    size = max(int(size), min_badge(width, seat + 1))
+    size = max(int(size), min_badge(canvas_width(draw), seat + 1))
     paste(draw, _badge(seat, size, ring), xy)
 
 
@@ -518,6 +517,11 @@ def min_text(width: float) -> int:
     return math.ceil(MIN_TEXT * width / 1000)
 
 
+def canvas_width(draw: ImageDraw.ImageDraw) -> int:
+    """The width of the image `draw` draws on (to size text with `min_text`)."""
+    return int(draw._image.width)  # type: ignore[attr-defined]
+
+
 def big_text(width: float) -> int:
     """The size of the numbers that carry the game (cards, throws, scores)."""
     return math.ceil(BIG_TEXT * width / 1000)
@@ -574,7 +578,8 @@ def to_png(image: Image.Image) -> bytes:
 __all__ = [
     "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK", "INK_DARK", "MUTED",
     "N_", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD", "arrow", "badge_text", "bezier",
-    "big_text", "canvas", "clip", "covers", "disc", "disc_sprite", "fit", "font", "font_for",
+    "big_text", "canvas", "canvas_width", "clip", "covers", "disc", "disc_sprite", "fit", "font",
+    "font_for",
     "has_bold", "ink_on", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
     "seat_badge", "seat_colour", "seat_ink", "shade", "shorten", "sprite", "star", "text",
     "text_width", "title_size", "title_strip", "to_png", "tr", "translating",
