@@ -512,6 +512,21 @@ def clip(s: str, size: int, width: float, bold: bool = False) -> str:
     return s.rstrip(" ·") + "…"
 
 
+def wrap(s: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """`s` broken into lines no wider than `width` px at `size`: at spaces, or between any
+    two characters of a word without spaces (Japanese). A word wider than `width` stays
+    whole on its own line."""
+    words = s.split(" ") if " " in s else list(s)
+    glue = " " if " " in s else ""
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(lines[-1] + glue + word, size, bold) <= width:
+            lines[-1] += glue + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def min_text(width: float) -> int:
     """The smallest text size allowed on a canvas `width` px wide."""
     return math.ceil(MIN_TEXT * width / 1000)
@@ -582,5 +597,5 @@ __all__ = [
     "font_for",
     "has_bold", "ink_on", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
     "seat_badge", "seat_colour", "seat_ink", "shade", "shorten", "sprite", "star", "text",
-    "text_width", "title_size", "title_strip", "to_png", "tr", "translating",
+    "text_width", "title_size", "title_strip", "wrap", "to_png", "tr", "translating",
 ]
