@@ -20,14 +20,12 @@ from engines import CHANCE, get_engine
 from renderers import theme
 from renderers.replay import CARRY_ALONE, DROP_ALONE
 
-WIDTH, HEIGHT = 1200, 560
+WIDTH, HEIGHT = 1000, 560  # narrower than the boards: its axis labels read on a phone
 LEFT, RIGHT, TOP, BOTTOM = 96, 96, 40, 64  # plot margins
 GAP = 24
 LABEL = 64  # height of the label band above a board
 BADGE = 52  # the seat's badge, in the first band
-# Text at least 24 px per 1000 px of width, so that it reads on a phone.
-AXIS_TEXT = 30
-LABEL_TEXT = 30
+AXIS_TEXT = theme.min_text(WIDTH)
 
 
 def _axis(series_unit: str, values: list[float]) -> tuple[float, float, list[float], str]:
@@ -138,7 +136,8 @@ def _framed(board: Image.Image, label: str, frame: theme.RGB) -> Image.Image:
     out, draw = theme.canvas(w, h + LABEL)
     out.paste(board, (0, LABEL))
     draw.rectangle((0, 0, w - 1, h + LABEL - 1), outline=frame, width=6)
-    theme.text(draw, (w / 2, LABEL / 2 + 3), label, LABEL_TEXT, frame, bold=True, anchor="mm")
+    theme.text(draw, (w / 2, LABEL / 2 + 3), label, theme.min_text(w) + 2, frame, bold=True,
+               anchor="mm")
     return out
 
 

@@ -55,8 +55,8 @@ def render_standings(view: dict[str, Any]) -> bytes:
     img, draw = theme.canvas(WIDTH, height)
     title, subtitle = _title(view)
     theme.title_strip(draw, WIDTH, title, subtitle)
-    small = max(theme.min_text(WIDTH), 26)
-    size = 32
+    small = theme.min_text(WIDTH)
+    size = small + 2
     tiebreaks = bool(view.get("tiebreaks"))
     # columns: rank | badge + name | points | (Buchholz | S-B)
     x_rank, x_badge, x_name = 40, 150, 190
@@ -126,7 +126,7 @@ def render_bracket(view: dict[str, Any]) -> bytes:
                       tr("round {round} of {rounds}", round=view["round"], rounds=columns))
     col_w = (WIDTH - 40) / columns
     box_w = min(col_w - 40, 420)
-    small = max(theme.min_text(WIDTH), 26)
+    small = theme.min_text(WIDTH)
     centres: list[list[float]] = []
     for r, games in enumerate(rounds):
         x0 = 20 + r * col_w
@@ -168,7 +168,7 @@ def _game_box(draw: Any, box: tuple[float, float, float, float], game: dict[str,
         theme.seat_badge(draw, (x0 + 30, mid), player["seed"], 42)
         name = player["name"]
         room = x1 - x0 - 70
-        size = theme.fit(name, 30, room, smallest=small)
+        size = theme.fit(name, small + 2, room, smallest=small)
         while len(name) > 1 and theme.text_width(name, size) > room:
             name = name[:-2] + "…"
         theme.text(draw, (x0 + 58, mid), name, size,
