@@ -21,7 +21,7 @@ from renderers import theme
 from renderers.replay import CARRY_ALONE, DROP_ALONE
 
 WIDTH, HEIGHT = 1000, 560  # narrower than the boards: its axis labels read on a phone
-LEFT, RIGHT, TOP, BOTTOM = 96, 96, 40, 64  # plot margins
+LEFT, RIGHT, TOP, BOTTOM = 116, 96, 40, 64  # plot margins
 GAP = 24
 LABEL = 64  # height of the label band above a board
 BADGE = 52  # the seat's badge, in the first band

@@ -60,8 +60,9 @@ def render_standings(view: dict[str, Any]) -> bytes:
     tiebreaks = bool(view.get("tiebreaks"))
     # columns: rank | badge + name | points | (Buchholz | S-B)
     x_rank, x_badge, x_name = 40, 150, 190
-    x_points = WIDTH - (420 if tiebreaks else 60)
-    x_bh, x_sb = WIDTH - 230, WIDTH - 50
+    # tie-break columns 210 px apart: their names (six kana in Japanese) fit at `small`
+    x_points = WIDTH - (445 if tiebreaks else 60)
+    x_bh, x_sb = WIDTH - 235, WIDTH - 25
     y = top + 24
     theme.text(draw, (x_rank, y + header / 2), tr("Rank"), small, theme.MUTED, anchor="lm")
     theme.text(draw, (x_name, y + header / 2), tr("Player"), small, theme.MUTED, anchor="lm")
@@ -69,7 +70,7 @@ def render_standings(view: dict[str, Any]) -> bytes:
     if tiebreaks:
         heads += [(x_bh, tr("Buchholz")), (x_sb, tr("S-B"))]
     for x, label in heads:  # right-aligned, each within its own column
-        fitted = theme.fit(label, small, 160, smallest=theme.min_text(WIDTH))
+        fitted = theme.fit(label, small, 200, smallest=theme.min_text(WIDTH))
         theme.text(draw, (x, y + header / 2), label, fitted, theme.MUTED, anchor="rm")
     y += header
     for index, row in enumerate(shown):
