@@ -454,7 +454,8 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     return _picture(view, [], outcome)
 
 
-__all__ = ["centre", "render_board", "render_game_over", "square_box", "sticks", "stone"]
+__all__ = ["alt_text", "alt_text_game_over", "centre", "render_board", "render_game_over",
+           "square_box", "sticks", "stone"]
 
 
 def gallery_samples() -> Iterator[Case]:
@@ -480,3 +481,82 @@ def gallery_samples() -> Iterator[Case]:
                 yield name, partial(render_board, view, events)
                 break
     yield from game_over("senet", 2, None, 3)
+
+
+# --- alt text -------------------------------------------------------------------------------
+COLOUR_WORDS = {0: T.N_("white"), 1: T.N_("black")}
+
+
+def _alt_events(events: list[dict], names: T.Names) -> list[str]:
+    """What happened, one sentence per event, in order."""
+    out = []
+    for ev in events:
+        kind = ev.get("type")
+        who = T.seat_name(int(ev.get("seat", 0)), names)
+        if kind == "throw":
+            out.append(T.tr("{name} threw {value}.", name=who, value=ev["value"]))
+        elif kind == "move":
+            out.append(T.tr("{name} moved a stone from {source} to {destination}.", name=who,
+                            source=ev["from"], destination=ev["to"]))
+        elif kind == "bear_off":
+            out.append(T.tr("{name} bore off a stone from {source}.", name=who,
+                            source=ev["from"]))
+        elif kind == "swap":
+            out.append(T.tr("The stone of {name} on {square} went back to {destination}.",
+                            name=T.seat_name(int(ev["victim"]), names), square=ev["square"],
+                            destination=ev["to"]))
+        elif kind in ("drown", "water_return"):
+            out.append(T.tr("The stone of {name} went into the water and back to "
+                            "{destination}.", name=who, destination=ev["to"]))
+        elif kind == "water_fail":
+            out.append(T.tr("The stone of {name} stays in the House of Water.", name=who))
+        elif kind == "pass":
+            out.append(T.tr("{name} cannot move.", name=who))
+        elif kind == "extra_throw":
+            out.append(T.tr("{name} throws again.", name=who))
+    return out
+
+
+def _alt_position(view: dict[str, Any], names: T.Names) -> list[str]:
+    board = view["board"]
+    out = []
+    for seat, ch in ((0, "W"), (1, "B")):
+        squares = [str(i + 1) for i, c in enumerate(board) if c == ch]
+        who, colour = T.seat_name(seat, names), T.tr(COLOUR_WORDS[seat])
+        if squares:
+            out.append(T.tr("{name} ({colour}): stones on {squares}; {off} of 5 borne off.",
+                            name=who, colour=colour, squares=T.listing(squares),
+                            off=view["off"][seat]))
+        else:
+            out.append(T.tr("{name} ({colour}): {off} of 5 borne off.", name=who,
+                            colour=colour, off=view["off"][seat]))
+    return out
+
+
+@T.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: T.Names = None) -> str:
+    """The board in words for a screen reader: the last move, each side's stones and who
+    is to move (with the throw to move with)."""
+    moving = ""
+    seats = [s for s in view.get("to_act") or [] if isinstance(s, int) and s >= 0]
+    if not seats and view.get("phase") != "over" and isinstance(view.get("turn"), int):
+        seats = [view["turn"]]  # chance throws for the seat whose turn it is
+    if seats and view.get("throw") is not None:
+        moving = T.tr("{name} to move with a throw of {value}.",
+                      name=T.seat_name(seats[0], names), value=view["throw"])
+    elif seats:
+        moving = T.tr("{name} to throw.", name=T.seat_name(seats[0], names))
+    return T.alt(T.alt_title(T.tr("Senet")), *_alt_events(list(events or []), names),
+                 *_alt_position(view, names), moving)
+
+
+@T.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: T.Names = None) -> str:
+    """The result in words: the ranking by stones borne off, then the final board."""
+    scores = list(outcome.get("scores") or view["off"])
+    ranks = list(outcome.get("ranks") or [1 if s == max(scores) else 2 for s in scores])
+    return T.alt(T.alt_title(T.tr("Senet")),
+                 T.alt_ranking(scores, ranks, names, T.N_("{rank}: {name}, {score} borne off")),
+                 *_alt_position(view, names))

@@ -704,9 +704,76 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     return T.to_png(img)
 
 
+# --- alt text -------------------------------------------------------------------------------
+def _alt_turn(played: list[Played], names: T.Names) -> list[str]:
+    """This turn's cards, lowest first, with what became of each."""
+    out = []
+    for p in played:
+        who = T.seat_name(p.seat, names)
+        if p.kind == "place":
+            out.append(T.tr("{name} played {card} to row {row}.", name=who, card=p.card,
+                            row=p.row))
+        elif p.kind == "take":
+            out.append(T.tr("{name} played {card} and took row {row} (bullheads: {bulls}).",
+                            name=who, card=p.card, row=p.row, bulls=p.bulls))
+        elif p.kind == "choose":
+            out.append(T.tr("{name} played {card} and must choose a row.", name=who,
+                            card=p.card))
+        else:
+            out.append(T.tr("{name} played {card}.", name=who, card=p.card))
+    return out
+
+
+def _alt_rows(view: dict[str, Any]) -> list[str]:
+    if view.get("phase") == "draft":
+        pool = view.get("pool") or []
+        return [T.tr("Cards to draft: {cards}.", cards=T.listing([str(c) for c in pool]))]
+    return [T.tr("Row {row}: {cards} (bullheads: {bulls}).", row=r + 1,
+                 cards=T.listing([str(c) for c in row]), bulls=sum(bullheads(c) for c in row))
+            for r, row in enumerate(view["rows"]) if row]
+
+
+def _alt_points(view: dict[str, Any], names: T.Names) -> str:
+    return T.tr("Points: {points}.", points=T.listing([
+        T.tr("{name} {points}", name=T.seat_name(s, names), points=p)
+        for s, p in enumerate(view["points"])]))
+
+
+@T.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: T.Names = None) -> str:
+    """The table in words for a screen reader: round and turn, this turn's cards and what
+    became of them, the rows, the points, and who has picked (never what) or must choose."""
+    events = list(events or [])
+    waiting = ""
+    if view.get("phase") == "pick":
+        seats = range(_seats(view))
+        done = [T.seat_name(s, names) for s in seats if view["picked"][s] is not None]
+        todo = [T.seat_name(s, names) for s in seats if view["picked"][s] is None]
+        waiting = " ".join(filter(None, [
+            T.tr("Picked face down: {names}.", names=T.listing(done)) if done else "",
+            T.tr("Still to pick: {names}.", names=T.listing(todo)) if todo else ""]))
+    else:
+        waiting = T.alt_to_move(view, names)
+    return T.alt(T.alt_title(T.tr("6 nimmt!"), _subtitle(view, events)),
+                 *_alt_turn(turn_cards(view, events), names), *_alt_rows(view),
+                 _alt_points(view, names), waiting)
+
+
+@T.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: T.Names = None) -> str:
+    """The final ranking in words: points left, best first."""
+    scores = list(outcome.get("scores") or view["points"])
+    ranks = list(outcome.get("ranks") or [1] * len(scores))
+    return T.alt(T.alt_title(T.tr("6 nimmt!")),
+                 T.alt_ranking(scores, ranks, names, T.N_("{rank}: {name}, points: {score}")))
+
+
 __all__ = [
-    "Played", "bull_icon", "card", "mini_card", "render_board", "render_game_over",
-    "render_hand", "render_reveal", "render_table", "turn_cards",
+    "Played", "alt_text", "alt_text_game_over", "bull_icon", "card", "mini_card",
+    "render_board", "render_game_over", "render_hand", "render_reveal", "render_table",
+    "turn_cards",
 ]
 
 

@@ -45,9 +45,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+_R = TypeVar("_R")
 RGB = tuple[int, int, int]
 Gettext = Callable[[str], str]
 Box = tuple[float, float, float, float]
@@ -207,12 +209,13 @@ def translating(gettext: Gettext | None) -> Iterator[None]:
         _gettext.reset(token)
 
 
-def localised(render: Callable[..., bytes]) -> Callable[..., bytes]:
-    """Give a public render function a keyword `gettext` (msgid -> translated text; default:
-    that of an enclosing `translating` block, else English) that every `tr` inside it uses."""
+def localised(render: Callable[..., _R]) -> Callable[..., _R]:
+    """Give a public render (or alt text) function a keyword `gettext` (msgid -> translated
+    text; default: that of an enclosing `translating` block, else English) that every `tr`
+    inside it uses."""
 
     @functools.wraps(render)
-    def wrapper(*args: object, gettext: Gettext | None = None, **kwargs: object) -> bytes:
+    def wrapper(*args: object, gettext: Gettext | None = None, **kwargs: object) -> _R:
         if gettext is None:  # keep the language of an enclosing `translating` block
             return render(*args, **kwargs)
         with translating(gettext):
@@ -552,6 +555,59 @@ def rank_label(rank: int) -> str:
     return tr("{rank}th", rank=rank)
 
 
+# --- alt text -------------------------------------------------------------------------------
+# What a screen reader says instead of the picture (Discord's attachment description): short
+# sentences in the picture's language, at most ALT_MAX characters. Unlike the pictures, alt
+# text may name the players: `names` (display names by seat) when the caller has them.
+ALT_MAX = 1024  # Discord's limit for an attachment's description
+Names = list[str] | tuple[str, ...] | None
+
+
+def seat_name(seat: int, names: Names = None) -> str:
+    """The display name of seat index `seat` from `names`, else "Player 1".."Player 10"."""
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return tr("Player {number}", number=seat + 1)
+
+
+def listing(items: list[str]) -> str:
+    """"a, b, c" in the picture's language ("a、b、c" in Japanese)."""
+    return tr(", ").join(items)
+
+
+def alt(*sentences: str) -> str:
+    """The sentences (empty ones left out) as one alt text, cut to ALT_MAX characters."""
+    out = " ".join(s for s in sentences if s)
+    if len(out) > ALT_MAX:
+        out = out[:ALT_MAX - 1].rstrip() + "…"
+    return out
+
+
+def alt_title(title: str, subtitle: str = "") -> str:
+    """The first sentence: the game's title (translated) and where the game stands."""
+    if subtitle:
+        return tr("{title}: {subtitle}.", title=title, subtitle=subtitle)
+    return tr("{title}.", title=title)
+
+
+def alt_to_move(view: dict, names: Names = None) -> str:
+    """"Ann to move." for the seats in the view's `to_act` (none for chance)."""
+    seats = [s for s in view.get("to_act") or [] if isinstance(s, int) and s >= 0]
+    if not seats:
+        return ""
+    return tr("To move: {names}.", names=listing([seat_name(s, names) for s in seats]))
+
+
+def alt_ranking(scores: list, ranks: list, names: Names,
+                score: str) -> str:
+    """"Game over. 1st: Ann (5); 2nd: Bo (3)." best first; `score` is the msgid of one
+    entry, with the fields {rank}, {name} and {score}."""
+    order = sorted(range(len(scores)), key=lambda s: (ranks[s] if s < len(ranks) else 0, s))
+    entries = [tr(score, rank=rank_label(ranks[s] if s < len(ranks) else 1),
+                  name=seat_name(s, names), score=scores[s]) for s in order]
+    return tr("Game over. {ranking}.", ranking=tr("; ").join(entries))
+
+
 # --- output ---------------------------------------------------------------------------------
 _KEY_COLOURS: tuple[RGB, ...] = (
     BACKGROUND, PANEL, PANEL_EDGE, BOARD, BOARD_DARK, WOOD, PAPER, INK, INK_DARK, MUTED,
@@ -591,11 +647,12 @@ def to_png(image: Image.Image) -> bytes:
 
 
 __all__ = [
-    "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK", "INK_DARK", "MUTED",
-    "N_", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD", "arrow", "badge_text", "bezier",
-    "big_text", "canvas", "canvas_width", "clip", "covers", "disc", "disc_sprite", "fit", "font",
-    "font_for",
-    "has_bold", "ink_on", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
-    "seat_badge", "seat_colour", "seat_ink", "shade", "shorten", "sprite", "star", "text",
-    "text_width", "title_size", "title_strip", "wrap", "to_png", "tr", "translating",
+    "ALT_MAX", "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK",
+    "INK_DARK", "MUTED", "N_", "Names", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD",
+    "alt", "alt_ranking", "alt_title", "alt_to_move", "arrow", "badge_text", "bezier", "big_text",
+    "canvas",
+    "canvas_width", "clip", "covers", "disc", "disc_sprite", "fit", "font", "font_for", "has_bold",
+    "ink_on", "listing", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
+    "seat_badge", "seat_colour", "seat_ink", "seat_name", "shade", "shorten", "sprite", "star",
+    "text", "text_width", "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
 ]

@@ -650,6 +650,60 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     return theme.to_png(img)
 
 
+# --- alt text -------------------------------------------------------------------------------
+def _alt_discs(discs: list[Disc]) -> str:
+    """"blue 4, red 3" (bottom first)."""
+    return theme.listing([theme.tr("{colour} {size}", colour=theme.tr(COLOUR_NAMES.get(c, c)),
+                                   size=size) for c, size in discs])
+
+
+def _alt_events(events: list[dict], names: theme.Names) -> list[str]:
+    out = []
+    for ev in events:
+        kind = ev.get("type")
+        if kind in ("take", "move") and isinstance(ev.get("seat"), int):
+            out.append(theme.tr("{name}: {action}.", name=theme.seat_name(ev["seat"], names),
+                                action=_move_label(ev)))
+        elif kind == "set_end" and isinstance(ev.get("winner"), int):
+            points = ev.get("points") or []
+            winner = ev["winner"]
+            out.append(theme.tr("Set {set} won by {name}, points: {points}.", set=ev.get("set"),
+                                name=theme.seat_name(winner, names),
+                                points=points[winner] if winner < len(points) else 0))
+    return out
+
+
+@theme.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: theme.Names = None) -> str:
+    """The board in words for a screen reader: the set, the last move, every tower (bottom
+    first), each seat's score and the discs it took this set, and who is to move."""
+    towers = [theme.tr("Spot {spot}: {discs}.", spot=i + 1, discs=_alt_discs(_discs(t)))
+              for i, t in enumerate(view.get("towers") or []) if t]
+    weighted = bool(_options(view).get("weighted"))
+    scores = list(view.get("scores") or [])
+    taken = list(view.get("taken") or [])
+    seats = []
+    for s, score in enumerate(scores):
+        mine = [_disc(c) for c in (taken[s] if s < len(taken) else [])]
+        seats.append(theme.tr("{name}: score {score}, this set {value}.",
+                              name=theme.seat_name(s, names), score=score,
+                              value=_value(mine, weighted)))
+    return theme.alt(theme.alt_title(theme.tr("Varanasi"), _subtitle(view)),
+                     *_alt_events(list(events or []), names), *towers, *seats,
+                     theme.alt_to_move(view, names))
+
+
+@theme.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: theme.Names = None) -> str:
+    """The final ranking in words, by score."""
+    scores = list(outcome.get("scores") or view.get("scores") or [])
+    ranks = list(outcome.get("ranks") or [1] * len(scores))
+    return theme.alt(theme.alt_title(theme.tr("Varanasi")), theme.alt_ranking(
+        scores, ranks, names, theme.N_("{rank}: {name}, points: {score}")))
+
+
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: 2 and 4 players, mid-game and the end."""
     from renderers.gallery import standard_samples
