@@ -487,6 +487,74 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     return theme.to_png(img)
 
 
+# --- alt text -------------------------------------------------------------------------------
+SIDES = {0: theme.N_("cows"), 1: theme.N_("leopards")}
+
+
+def _alt_move(ev: dict, names: theme.Names) -> str:
+    seat = int(ev.get("seat", 0))
+    who = theme.tr("{name} ({side})", name=theme.seat_name(seat, names),
+                   side=theme.tr(SIDES.get(seat, "")))
+    kind = ev.get("type")
+    if kind == "drop":
+        return theme.tr("{name} dropped a piece on {point}.", name=who, point=ev.get("point"))
+    if kind == "step":
+        return theme.tr("{name} moved from {source} to {destination}.", name=who,
+                        source=ev.get("from"), destination=ev.get("to"))
+    return theme.tr("{name} jumped from {source} to {destination} and captured the cow on "
+                    "{point}.", name=who, source=ev.get("from"), destination=ev.get("to"),
+                    point=ev.get("over"))
+
+
+def _alt_position(view: dict[str, Any], names: theme.Names) -> list[str]:
+    hand = view.get("hand") or {}
+    out = []
+    for seat, key in ((0, "cows"), (1, "leopards")):
+        points = sorted(view.get(key) or [])
+        out.append(theme.tr("{name} ({side}): {count} in hand, on the board: {points}.",
+                            name=theme.seat_name(seat, names), side=theme.tr(SIDES[seat]),
+                            count=hand.get(key, 0), points=theme.listing(points) or "-"))
+    out.append(theme.tr("Cows captured: {captured} of {target}.",
+                        captured=int(view.get("captured") or 0),
+                        target=int(view["options"]["captures"])))
+    return out
+
+
+@theme.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: theme.Names = None) -> str:
+    """The board in words for a screen reader: the last move, where each side's pieces are
+    and how many are in hand, the captures against the target, and who is to move."""
+    act, _over = _last(list(events or []))
+    return theme.alt(theme.alt_title(theme.tr("Cows and Leopards"),
+                                     theme.tr("board {board}", board=_board_id(view))),
+                     _alt_move(act, names) if act else "", *_alt_position(view, names),
+                     theme.alt_to_move(view, names))
+
+
+@theme.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: theme.Names = None) -> str:
+    """The result in words: which side won (or a draw) and why, then the final board."""
+    scores = list(outcome.get("scores") or [])
+    reason = _reason(view, outcome)
+    if len(scores) == 2 and scores[0] != scores[1]:
+        winner = 0 if scores[0] > scores[1] else 1
+        result = theme.tr("Game over: {name} ({side}) wins.",
+                          name=theme.seat_name(winner, names), side=theme.tr(SIDES[winner]))
+    else:
+        result = theme.tr("Game over: a draw.")
+    why = ""
+    if reason:
+        captured = int(view.get("captured") or 0)
+        opts = view["options"]
+        why = theme.tr(REASONS[reason], captured=captured, target=int(opts["captures"]),
+                       n=opts["quiet_limit"]) if reason in REASONS else reason
+        why = theme.tr("{reason}.", reason=why)
+    return theme.alt(theme.alt_title(theme.tr("Cows and Leopards")), result, why,
+                     *_alt_position(view, names))
+
+
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: both boards, early, later and the end."""
     from renderers.gallery import standard_samples

@@ -178,6 +178,40 @@ def _game_box(draw: Any, box: tuple[float, float, float, float], game: dict[str,
     draw.line((x0 + 10, y0 + half, x1 - 10, y0 + half), fill=theme.PANEL_EDGE, width=2)
 
 
+# --- alt text -------------------------------------------------------------------------------
+@theme.localised
+def alt_text_standings(view: dict[str, Any]) -> str:
+    """The standings in words: the title, then rank, name and points of every row."""
+    title, subtitle = _title(view)
+    rows = [tr("{rank}: {name}, points: {points}", rank=theme.rank_label(row["rank"]),
+               name=tr("{name} (dropped)", name=row["name"]) if row.get("dropped")
+               else row["name"], points=points_text(row["points"])) for row in view["rows"]]
+    return theme.alt(theme.alt_title(title, subtitle), tr("{ranking}.",
+                                                          ranking=tr("; ").join(rows)))
+
+
+@theme.localised
+def alt_text_bracket(view: dict[str, Any]) -> str:
+    """The bracket in words: each round's games, their players and winners."""
+    parts = [theme.alt_title(tr("{game}: bracket", game=tr(view["game"])),
+                             tr("round {round} of {rounds}", round=view["round"],
+                                rounds=max(len(view["rounds"]), 1)))]
+    for r, games in enumerate(view["rounds"]):
+        described = []
+        for game in games:
+            players = [p["name"] if p else "—" for p in game["players"]]
+            if len(players) == 1:
+                described.append(tr("{name}: bye", name=players[0]))
+                continue
+            text = tr("{first} against {second}", first=players[0], second=players[1])
+            if game.get("winner") is not None:
+                text = tr("{game}, won by {name}", game=text,
+                          name=players[game["winner"]])
+            described.append(text)
+        parts.append(tr("Round {round}: {games}.", round=r + 1, games=tr("; ").join(described)))
+    return theme.alt(*parts)
+
+
 def sample_standings(final: bool = False) -> dict[str, Any]:
     """A sample for the gallery: eight players after two rounds of Swiss Senet."""
     # names as members type them (katakana: the Japanese sample holds no English word)
