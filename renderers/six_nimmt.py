@@ -745,14 +745,13 @@ def alt_text(view: dict[str, Any], events: list[dict] | None = None,
     """The table in words for a screen reader: round and turn, this turn's cards and what
     became of them, the rows, the points, and who has picked (never what) or must choose."""
     events = list(events or [])
-    waiting = ""
     if view.get("phase") == "pick":
         seats = range(_seats(view))
         done = [T.seat_name(s, names) for s in seats if view["picked"][s] is not None]
         todo = [T.seat_name(s, names) for s in seats if view["picked"][s] is None]
-        waiting = " ".join(filter(None, [
+        waiting = T.alt(
             T.tr("Picked face down: {names}.", names=T.listing(done)) if done else "",
-            T.tr("Still to pick: {names}.", names=T.listing(todo)) if todo else ""]))
+            T.tr("Still to pick: {names}.", names=T.listing(todo)) if todo else "")
     else:
         waiting = T.alt_to_move(view, names)
     return T.alt(T.alt_title(T.tr("6 nimmt!"), _subtitle(view, events)),

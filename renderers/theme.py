@@ -577,7 +577,10 @@ def listing(items: list[str]) -> str:
 
 def alt(*sentences: str) -> str:
     """The sentences (empty ones left out) as one alt text, cut to ALT_MAX characters."""
-    out = " ".join(s for s in sentences if s)
+    out = ""
+    for s in filter(None, sentences):
+        # a space between sentences, none after a full-width stop (Japanese)
+        out += s if not out or out[-1] in "。！？" else " " + s
     if len(out) > ALT_MAX:
         out = out[:ALT_MAX - 1].rstrip() + "…"
     return out
