@@ -684,12 +684,12 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         else:
             T.text(d, (62, cy), T.rank_label(ranks[s]), _small(d), T.MUTED, bold=True,
                    anchor="mm")
-        T.seat_badge(d, (122, cy), s, 44, ring=T.HIGHLIGHT if first else None)
-        T.text(d, (166, cy), str(scores[s]), _big(d), T.HIGHLIGHT if first else T.INK,
+        T.seat_badge(d, (134, cy), s, 44, ring=T.HIGHLIGHT if first else None)
+        T.text(d, (174, cy), str(scores[s]), _big(d), T.HIGHLIGHT if first else T.INK,
                bold=True, anchor="lm")
         taken = start - scores[s]
-        bull_icon(d, (254, cy), 26, T.DANGER, (50, 58, 75) if i % 2 == 0 else T.PANEL)
-        T.text(d, (270, cy), str(taken), _small(d), T.DANGER, bold=True, anchor="lm")
+        bull_icon(d, (260, cy), 26, T.DANGER, (50, 58, 75) if i % 2 == 0 else T.PANEL)
+        T.text(d, (276, cy), str(taken), _small(d), T.DANGER, bold=True, anchor="lm")
         vx = bar_x0 + (scores[s] - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
         colour = T.seat_colour(s)
         a, b = sorted((zero_x, vx))
