@@ -542,6 +542,7 @@ def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
 
 
 HAND_LINE = 74
+PANEL_W = 224  # the hand picture's points panel: "選んだカード" whole at the smallest size
 MINI_W = 68  # a small card: "104" at the smallest text size still fits
 
 
@@ -575,22 +576,22 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     T.seat_badge(d, (32 + title_w + 40, y / 2), seat, 46,
                  ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
     y += 20
-    rx = (width - rows_w - 210) / 2
+    rx = (width - rows_w - 30 - PANEL_W) / 2
     _draw_rows(d, rx, y, rows_w, view, {}, scale)
     # points and the pick beside the rows
     px = rx + rows_w + 30
+    cx = px + PANEL_W / 2
     small = _small(d)
-    T.panel(d, (px, y, px + 180, y + rows_h))
-    T.text(d, (px + 90, y + 34), T.clip(T.tr("points"), small, 168), small, T.MUTED,
+    T.panel(d, (px, y, px + PANEL_W, y + rows_h))
+    T.text(d, (cx, y + 34), T.clip(T.tr("points"), small, PANEL_W - 12), small, T.MUTED,
            anchor="mm")
-    T.text(d, (px + 90, y + 84), str(view["points"][seat]), _big(d) + 4, T.INK, bold=True,
+    T.text(d, (cx, y + 84), str(view["points"][seat]), _big(d) + 4, T.INK, bold=True,
            anchor="mm")
     if pick is not None:
-        T.text(d, (px + 90, y + 156), T.clip(T.tr("picked"), small, 168), small, T.MUTED,
+        T.text(d, (cx, y + 156), T.clip(T.tr("picked"), small, PANEL_W - 12), small, T.MUTED,
                anchor="mm")
         cw, chh = 84, 112
-        card(d, (px + 90 - cw / 2, y + 184, px + 90 + cw / 2, y + 184 + chh), pick,
-             outline=T.HIGHLIGHT)
+        card(d, (cx - cw / 2, y + 184, cx + cw / 2, y + 184 + chh), pick, outline=T.HIGHLIGHT)
     y += rows_h + 24
     T.panel(d, (24, y, width - 24, y + hand_h))
     T.text(d, (44, y + 26), T.tr("hand"), small, T.MUTED, anchor="lm")
