@@ -83,7 +83,7 @@ def render_standings(view: dict[str, Any]) -> bytes:
         theme.text(draw, (x_rank, mid), theme.rank_label(row["rank"]), size, ink,
                    bold=row["rank"] <= 3, anchor="lm")
         theme.seat_badge(draw, (x_badge, mid), row["seed"], 40)
-        room = x_points - 120 - x_name
+        room = x_points - 90 - x_name  # "10.5" right-aligned at x_points
         name = _label(row["name"], bool(row.get("dropped")), size, small, room)
         name_size = theme.fit(name, size, room, smallest=small)
         theme.text(draw, (x_name, mid), name, name_size, ink, anchor="lm")
