@@ -6,6 +6,12 @@ the words of the picture in the caller's language, see renderers.theme.tr). A ga
 private decisions (engine info) also has `render_hand(view, seat, gettext=...)`, and a module
 may list its own sample pictures for renderers.gallery as `gallery_samples()`.
 
+Every picture has alt text (what a screen reader says, Discord's attachment description, at
+most 1024 characters): `alt_text(game_id, view, events)` and `alt_text_game_over(game_id, view,
+outcome)` dispatch to the module's functions of those names, in the language of `gettext`,
+naming seats by `names` (display names by seat index; default "Player 1", ...). A module
+without them gets a plain description (who is to move; the ranking).
+
 The built-in games' modules are `renderers.<game_id>`, imported only when asked, so one
 missing or broken module never breaks the others; another game (see `engines.register`)
 joins with `register(game_id, module)`.
@@ -18,7 +24,8 @@ from typing import Any
 
 from engines import GAME_IDS, game_ids
 from engines.registry import Registry
-from renderers.theme import Gettext
+from renderers import theme
+from renderers.theme import Gettext, Names
 
 
 def _missing(game_id: str) -> ModuleType:
@@ -73,5 +80,29 @@ def render_hand(game_id: str, view: dict[str, Any], seat: int,
     return module(game_id).render_hand(view, seat, gettext=gettext)
 
 
-__all__ = ["available", "module", "register", "render", "render_game_over", "render_hand",
-           "unregister"]
+def alt_text(game_id: str, view: dict[str, Any], events: list[dict] | None = None,
+             gettext: Gettext | None = None, names: Names = None) -> str:
+    """The board picture of `render(game_id, view, events)` in words: who is to move, what
+    the last move changed, the scores or counts; at most 1024 characters."""
+    describe = getattr(module(game_id), "alt_text", None)
+    if describe is None:
+        with theme.translating(gettext):
+            return theme.alt(theme.alt_to_move(view, names))
+    return describe(view, list(events or []), names=names, gettext=gettext)
+
+
+def alt_text_game_over(game_id: str, view: dict[str, Any], outcome: dict[str, Any],
+                       gettext: Gettext | None = None, names: Names = None) -> str:
+    """The final picture of `render_game_over` in words: the ranking and its scores."""
+    describe = getattr(module(game_id), "alt_text_game_over", None)
+    if describe is None:
+        scores = list(outcome.get("scores") or [])
+        ranks = list(outcome.get("ranks") or [1] * len(scores))
+        with theme.translating(gettext):
+            return theme.alt(theme.alt_ranking(scores, ranks, names,
+                                               theme.N_("{rank}: {name}, points: {score}")))
+    return describe(view, outcome, names=names, gettext=gettext)
+
+
+__all__ = ["alt_text", "alt_text_game_over", "available", "module", "register", "render",
+           "render_game_over", "render_hand", "unregister"]

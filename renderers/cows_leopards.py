@@ -42,7 +42,7 @@ COW_PATCH: theme.RGB = (52, 44, 40)
 LEOPARD_FILL: theme.RGB = (236, 160, 36)
 LEOPARD_SPOT: theme.RGB = (58, 36, 14)
 SS = 4  # supersampling of sprites and of the cached board
-TEXT = 27  # the smallest text: 24 px per 1000 px of the widest board's canvas
+TEXT = theme.min_text(1108)  # the smallest text, on the widest board's canvas (board B)
 REASONS = {
     "captures": theme.N_("{captured} / {target} cows captured"),
     "leopards_trapped": theme.N_("leopards trapped"),
@@ -330,50 +330,52 @@ def _draw_side(
         y += 16
     # cows (seat 0), then leopards (seat 1): badge, piece, in hand, on the board
     for seat in (0, 1):
-        h = 84
+        # badge above piece on the left leaves the counts the width they need at TEXT
+        h = 112
         _card(d, (x0, y, x1, y + h), seat in to_act)
-        theme.seat_badge(d, (x0 + 32, y + h / 2), seat, 46,
+        theme.seat_badge(d, (x0 + 38, y + 32), seat, 46,
                          ring=theme.HIGHLIGHT if seat in to_act else None)
         piece = _cow_sprite(COW) if seat == 0 else _leopard_sprite(LEOPARD)
-        theme.paste(d, piece, (x0 + 90, y + h / 2 + (2 if seat == 0 else 0)))
+        theme.paste(d, piece, (x0 + 38, y + 82 + (2 if seat == 0 else 0)))
         key = "cows" if seat == 0 else "leopards"
-        _stat(d, x0 + 128, x1 - 18, y + h / 2 - 16, theme.tr("in hand"), str(hand.get(key, 0)))
-        _stat(d, x0 + 128, x1 - 18, y + h / 2 + 17, theme.tr("on board"),
+        _stat(d, x0 + 80, x1 - 16, y + h / 2 - 22, theme.tr("in hand"), str(hand.get(key, 0)))
+        _stat(d, x0 + 80, x1 - 16, y + h / 2 + 22, theme.tr("on board"),
               str(len(view.get(key) or [])))
         y += h + 14
     # the captures: one small cow per cow the leopards need, crossed out when taken
     per_row = _pips_per_row(x1 - x0 - 40, target)
-    h = 34 + 28 * math.ceil(target / per_row) + 34
+    h = 34 + 28 * math.ceil(target / per_row) + TEXT + 8
     theme.panel(d, (x0, y, x1, y + h))
     _pips(d, x0 + 20, y + 16, x1 - x0 - 40, captured, target)
     # the last move and the quiet count sit at the bottom of the column
     y = lay.frame[3]
     quiet = hand.get("cows", 0) == 0 and result is None
     deadline = bool(opts.get("leopard_deadline")) and result is None
-    if quiet:
-        limit = opts["quiet_limit"]
-        theme.text(d, (x0 + 8, y - 16), theme.tr("quiet {count} / {limit}",
-                                                  count=view.get("quiet", 0), limit=limit),
-                   TEXT - 1, theme.MUTED, anchor="lm")
+    notes = []  # one line each: both do not fit side by side at TEXT
     if deadline:
-        theme.text(d, (x1 - 8, y - 16), theme.tr("deadline"), TEXT - 1, theme.MUTED,
-                   anchor="rm")
-    if quiet or deadline:
-        y -= 40
+        notes.append(theme.tr("deadline"))
+    if quiet:
+        notes.append(theme.tr("quiet {count} / {limit}", count=view.get("quiet", 0),
+                              limit=opts["quiet_limit"]))
+    for note in notes:
+        theme.text(d, (x0 + 8, y - 20), theme.clip(note, TEXT, x1 - x0 - 16), TEXT,
+                   theme.MUTED, anchor="lm")
+        y -= TEXT + 10
     if act is not None:
         h = 62
         theme.panel(d, (x0, y - h, x1, y), fill=theme.shade(theme.BACKGROUND, 0.8))
         if isinstance(act.get("seat"), int):
             theme.seat_badge(d, (x0 + 32, y - h / 2), act["seat"], 46)
-        theme.text(d, (x0 + 62, y - h / 2), _move_text(act), 26, theme.INK, bold=True,
-                   anchor="lm")
+        move = theme.clip(_move_text(act), TEXT, x1 - x0 - 80, bold=True)
+        theme.text(d, (x0 + 64, y - h / 2), move, TEXT, theme.INK, bold=True, anchor="lm")
 
 
 def _stat(d: ImageDraw.ImageDraw, x: float, right: float, cy: float, label: str, value: str
           ) -> None:
     """One line: a label from x and its bold number right-aligned at `right`, around cy."""
-    theme.text(d, (x, cy), label, TEXT - 1, theme.MUTED, anchor="lm")
-    theme.text(d, (right, cy), value, TEXT, theme.INK, bold=True, anchor="rm")
+    theme.text(d, (x, cy), theme.clip(label, TEXT, right - x - 50), TEXT, theme.MUTED,
+               anchor="lm")
+    theme.text(d, (right, cy), value, TEXT + 2, theme.INK, bold=True, anchor="rm")
 
 
 def _pips_per_row(width: float, target: int) -> int:
@@ -398,8 +400,8 @@ def _pips(d: ImageDraw.ImageDraw, x: float, y: float, width: float, captured: in
             theme.paste(d, small, (cx, cy))
     rows = math.ceil(target / per_row)
     col = theme.DANGER if captured >= target else theme.INK
-    theme.text(d, (x + width / 2, y + rows * 28 + 26), f"{captured} / {target}", 26, col,
-               bold=True, anchor="mm")
+    theme.text(d, (x + width / 2, y + rows * 28 + 8), f"{captured} / {target}", TEXT + 2, col,
+               bold=True, anchor="mt")
 
 
 def _reason(view: dict[str, Any], outcome: dict[str, Any]) -> str | None:
@@ -421,7 +423,12 @@ def _draw_result(
     """The winner card: the winning side's piece and badge with "wins", or "draw"; and
     why. Returns its bottom y."""
     scores, reason = result
-    h = 150
+    why = ""
+    if reason:
+        why = theme.tr(REASONS[reason], captured=captured, target=target,
+                       n=opts["quiet_limit"]) if reason in REASONS else reason
+    lines = theme.wrap(why, TEXT, x1 - x0 - 24) if why else []
+    h = 100 + len(lines) * (TEXT + 8)
     theme.panel(d, (x0, y, x1, y + h), fill=theme.shade(theme.PANEL, 1.12),
                 outline=theme.HIGHLIGHT, width=4)
     cx = (x0 + x1) / 2
@@ -430,17 +437,15 @@ def _draw_result(
         piece = _cow_sprite(COW + 8) if winner == 0 else _leopard_sprite(LEOPARD + 8)
         theme.seat_badge(d, (x0 + 40, y + 52), winner, 44, ring=theme.HIGHLIGHT)
         theme.paste(d, piece, (x0 + 104, y + 52))
-        theme.text(d, (x0 + 150, y + 52), theme.tr("wins"), 34, theme.HIGHLIGHT, bold=True,
-                   anchor="lm")
+        theme.text(d, (x0 + 150, y + 52), theme.tr("wins"), TEXT + 4, theme.HIGHLIGHT,
+                   bold=True, anchor="lm")
     else:
         theme.paste(d, _cow_sprite(COW), (cx - 100, y + 52))
         theme.paste(d, _leopard_sprite(LEOPARD), (cx + 100, y + 52))
-        theme.text(d, (cx, y + 52), theme.tr("draw"), 36, theme.HIGHLIGHT, bold=True,
+        theme.text(d, (cx, y + 52), theme.tr("draw"), TEXT + 4, theme.HIGHLIGHT, bold=True,
                    anchor="mm")
-    if reason:
-        why = theme.tr(REASONS[reason], captured=captured, target=target,
-                       n=opts["quiet_limit"]) if reason in REASONS else reason
-        theme.text(d, (cx, y + 116), why, theme.fit(why, TEXT, x1 - x0 - 24, smallest=TEXT - 3),
+    for i, line in enumerate(lines):
+        theme.text(d, (cx, y + 100 + i * (TEXT + 8) + (TEXT + 8) / 2 - 6), line, TEXT,
                    theme.INK, anchor="mm")
     return y + h
 
@@ -480,6 +485,74 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     scores = list(outcome.get("scores") or [])
     _draw_side(d, lay, view, None, (scores, _reason(view, outcome)))
     return theme.to_png(img)
+
+
+# --- alt text -------------------------------------------------------------------------------
+SIDES = {0: theme.N_("cows"), 1: theme.N_("leopards")}
+
+
+def _alt_move(ev: dict, names: theme.Names) -> str:
+    seat = int(ev.get("seat", 0))
+    who = theme.tr("{name} ({side})", name=theme.seat_name(seat, names),
+                   side=theme.tr(SIDES.get(seat, "")))
+    kind = ev.get("type")
+    if kind == "drop":
+        return theme.tr("{name} dropped a piece on {point}.", name=who, point=ev.get("point"))
+    if kind == "step":
+        return theme.tr("{name} moved from {source} to {destination}.", name=who,
+                        source=ev.get("from"), destination=ev.get("to"))
+    return theme.tr("{name} jumped from {source} to {destination} and captured the cow on "
+                    "{point}.", name=who, source=ev.get("from"), destination=ev.get("to"),
+                    point=ev.get("over"))
+
+
+def _alt_position(view: dict[str, Any], names: theme.Names) -> list[str]:
+    hand = view.get("hand") or {}
+    out = []
+    for seat, key in ((0, "cows"), (1, "leopards")):
+        points = sorted(view.get(key) or [])
+        out.append(theme.tr("{name} ({side}): {count} in hand, on the board: {points}.",
+                            name=theme.seat_name(seat, names), side=theme.tr(SIDES[seat]),
+                            count=hand.get(key, 0), points=theme.listing(points) or "-"))
+    out.append(theme.tr("Cows captured: {captured} of {target}.",
+                        captured=int(view.get("captured") or 0),
+                        target=int(view["options"]["captures"])))
+    return out
+
+
+@theme.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: theme.Names = None) -> str:
+    """The board in words for a screen reader: the last move, where each side's pieces are
+    and how many are in hand, the captures against the target, and who is to move."""
+    act, _over = _last(list(events or []))
+    return theme.alt(theme.alt_title(theme.tr("Cows and Leopards"),
+                                     theme.tr("board {board}", board=_board_id(view))),
+                     _alt_move(act, names) if act else "", *_alt_position(view, names),
+                     theme.alt_to_move(view, names))
+
+
+@theme.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: theme.Names = None) -> str:
+    """The result in words: which side won (or a draw) and why, then the final board."""
+    scores = list(outcome.get("scores") or [])
+    reason = _reason(view, outcome)
+    if len(scores) == 2 and scores[0] != scores[1]:
+        winner = 0 if scores[0] > scores[1] else 1
+        result = theme.tr("Game over: {name} ({side}) wins.",
+                          name=theme.seat_name(winner, names), side=theme.tr(SIDES[winner]))
+    else:
+        result = theme.tr("Game over: a draw.")
+    why = ""
+    if reason:
+        captured = int(view.get("captured") or 0)
+        opts = view["options"]
+        why = theme.tr(REASONS[reason], captured=captured, target=int(opts["captures"]),
+                       n=opts["quiet_limit"]) if reason in REASONS else reason
+        why = theme.tr("{reason}.", reason=why)
+    return theme.alt(theme.alt_title(theme.tr("Cows and Leopards")), result, why,
+                     *_alt_position(view, names))
 
 
 def gallery_samples() -> Iterator[Case]:

@@ -3,7 +3,7 @@
     python -m renderers.gallery OUTDIR [GAME ...]
 
 Writes OUTDIR/<picture>.png (English), OUTDIR/ja/<picture>.png (Japanese) and the same scaled
-to 400 px wide, the width of a picture on a phone, in OUTDIR/phone/en/ and OUTDIR/phone/ja/:
+to 320 px wide, the width of a picture on a phone, in OUTDIR/phone/en/ and OUTDIR/phone/ja/:
 look at those to check that every word and number still reads.
 
 Positions come from playing the real engines with seeded random moves (chance included), so
@@ -31,7 +31,7 @@ from renderers import theme
 # Japanese one as a data file, since renderers never import bot/.
 CATALOGUES = Path(__file__).resolve().parents[1] / "bot" / "i18n" / "locales"
 LANGUAGES = ("en", "ja")
-PHONE_WIDTH = 400
+PHONE_WIDTH = 320  # about the width Discord shows a picture at on a phone
 
 Stop = Callable[[Any, dict, list[dict]], bool]
 Case = tuple[str, Callable[[], bytes]]  # (name, draw the picture)
@@ -207,7 +207,7 @@ def phone_copy(data: bytes, path: Path) -> None:
 def write(outdir: str | Path, games: list[str] | None = None,
           languages: tuple[str, ...] = ("en",), phone: bool = False) -> list[Path]:
     """Write every sample into `outdir` (created): English at the top, other languages in
-    `outdir/<language>/`, and with `phone` the 400 px copies in `outdir/phone/<language>/`.
+    `outdir/<language>/`, and with `phone` the 320 px copies in `outdir/phone/<language>/`.
     Returns the full-size paths written."""
     out = Path(outdir)
     paths = []

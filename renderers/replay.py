@@ -140,6 +140,24 @@ def render_frame(game: str, frame: Frame, gettext: Callable[[str], str] | None =
     return renderers.render(game, frame.view, frame.events, gettext=gettext)
 
 
+def alt_text(played: PlayedGame, gettext: Callable[[str], str] | None = None,
+             names: theme.Names = None) -> str:
+    """The replay in words for a screen reader (at most 1024 characters): how many moves and
+    pictures, then the last picture described (the result, or the position it stops at)."""
+    plan = replay_plan(played)
+    last = plan[-1]
+    if last.outcome is not None:
+        final = renderers.alt_text_game_over(played.game, last.view, last.outcome,
+                                             gettext=gettext, names=names)
+    else:
+        final = renderers.alt_text(played.game, last.view, last.events, gettext=gettext,
+                                   names=names)
+    with theme.translating(gettext):
+        head = theme.tr("Replay: {moves} moves in {frames} pictures.",
+                        moves=len(played.log), frames=len(plan))
+    return theme.alt(head, final)
+
+
 def frame_offset(size: tuple[int, int], canvas: tuple[int, int]) -> tuple[int, int]:
     """Where a picture of `size` sits on the animation's canvas (before any scaling): centred
     across, at the top. Pictures of one game may differ in size (6 nimmt!)."""

@@ -20,14 +20,12 @@ from engines import CHANCE, get_engine
 from renderers import theme
 from renderers.replay import CARRY_ALONE, DROP_ALONE
 
-WIDTH, HEIGHT = 1200, 560
-LEFT, RIGHT, TOP, BOTTOM = 96, 96, 40, 64  # plot margins
+WIDTH, HEIGHT = 1000, 560  # narrower than the boards: its axis labels read on a phone
+LEFT, RIGHT, TOP, BOTTOM = 116, 96, 40, 64  # plot margins
 GAP = 24
 LABEL = 64  # height of the label band above a board
 BADGE = 52  # the seat's badge, in the first band
-# Text at least 24 px per 1000 px of width, so that it reads on a phone.
-AXIS_TEXT = 30
-LABEL_TEXT = 30
+AXIS_TEXT = theme.min_text(WIDTH)
 
 
 def _axis(series_unit: str, values: list[float]) -> tuple[float, float, list[float], str]:
@@ -138,7 +136,8 @@ def _framed(board: Image.Image, label: str, frame: theme.RGB) -> Image.Image:
     out, draw = theme.canvas(w, h + LABEL)
     out.paste(board, (0, LABEL))
     draw.rectangle((0, 0, w - 1, h + LABEL - 1), outline=frame, width=6)
-    theme.text(draw, (w / 2, LABEL / 2 + 3), label, LABEL_TEXT, frame, bold=True, anchor="mm")
+    theme.text(draw, (w / 2, LABEL / 2 + 3), label, theme.min_text(w) + 2, frame, bold=True,
+               anchor="mm")
     return out
 
 
@@ -179,4 +178,53 @@ def _mistake(game: str, options: dict[str, Any], players: int, log: Sequence[Seq
     return theme.to_png(img)
 
 
-__all__ = ["render_evaluation", "render_mistake"]
+# --- alt text -------------------------------------------------------------------------------
+def _value_text(value: float, fmt: str) -> str:
+    return f"{round(100 * value)}%" if fmt == "pct" else f"{value:g}"
+
+
+def alt_text_evaluation(result: dict[str, Any], gettext: theme.Gettext | None = None,
+                        names: theme.Names = None) -> str:
+    """The evaluation chart in words: per seat, its value at its first and last decision and
+    the moves of its ringed mistakes (at most 1024 characters)."""
+    with theme.translating(gettext):
+        values = [v for s in result["seats"] for _, v in s["series"]]
+        fmt = _axis(result["series_unit"], values)[3]
+        parts = [theme.tr("Evaluation over {plies} moves, each seat from its own side.",
+                          plies=result["plies"])]
+        for seat in result["seats"]:
+            who = theme.seat_name(seat["seat"], names)
+            series = seat["series"]
+            if not series:
+                parts.append(theme.tr("{name}: no decision judged.", name=who))
+                continue
+            parts.append(theme.tr("{name}: {start} at first, {end} at the end.", name=who,
+                                  start=_value_text(series[0][1], fmt),
+                                  end=_value_text(series[-1][1], fmt)))
+            marks = sorted(m["index"] + 1 for m in seat["mistakes"])
+            if marks:
+                parts.append(theme.tr("Mistakes at moves {moves}.",
+                                      moves=theme.listing([str(m) for m in marks])))
+        return theme.alt(*parts)
+
+
+def alt_text_mistake(game: str, options: dict[str, Any], players: int,
+                     log: Sequence[Sequence[Any]], mistake: dict[str, Any], seat: int,
+                     gettext: theme.Gettext | None = None, names: theme.Names = None) -> str:
+    """The mistake picture in words: the move played (top, red) and the better one (bottom,
+    green), then the board after the move played (at most 1024 characters)."""
+    eng = get_engine(game)
+    state = eng.new(players, dict(options))
+    for actor, move in log[:mistake["index"]]:
+        state = eng.apply(state, actor, move)
+    view, events = _after(game, state, seat, mistake["move"], log[mistake["index"] + 1:])
+    board = renderers.alt_text(game, view, events, gettext=gettext, names=names)
+    with theme.translating(gettext):
+        head = theme.tr("Move {index} by {name}: played {played} (top, red); better was "
+                        "{better} (bottom, green).", index=mistake["index"] + 1,
+                        name=theme.seat_name(seat, names), played=mistake["move"],
+                        better=mistake["better"])
+        return theme.alt(head, board)
+
+
+__all__ = ["alt_text_evaluation", "alt_text_mistake", "render_evaluation", "render_mistake"]

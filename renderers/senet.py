@@ -23,7 +23,7 @@ SQ = 92  # square size
 BOARD_X = (WIDTH - 10 * SQ) // 2
 BOARD_Y = 64 + 44
 STONE = 58
-SMALL = 26  # the smallest text: 24 px per 1000 px of width
+SMALL = T.min_text(WIDTH)  # the smallest text (square numbers, tags)
 
 SAND: T.RGB = (226, 204, 160)
 SAND_ALT: T.RGB = (216, 191, 143)
@@ -142,7 +142,7 @@ def _stone(seat: int, size: int) -> Image.Image:
         hi = T.shade(fill, 1.25) if seat == 1 else (255, 255, 255)
         d.ellipse((10 * k, 8 * k, s * 0.55, s * 0.38), fill=hi)
         d.ellipse((4 * k, 4 * k, s - 6 * k, s - 8 * k), outline=edge, width=int(1.5 * k))
-        r = s * 0.3
+        r = s * 0.34  # room for the seat number at the smallest text size
         cx, cy = (s - 4 * k) / 2, (s - 6 * k) / 2
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=inlay, outline=T.INK_DARK,
                   width=int(2 * k))
@@ -150,7 +150,7 @@ def _stone(seat: int, size: int) -> Image.Image:
     im = T.sprite((size, size), paint)
     if size >= STONE:  # smaller stones (borne off, in the trays) go without the number
         T.text(ImageDraw.Draw(im), (size / 2 - 2, size / 2 - 3), str(seat + 1),
-               int(size * 0.46), T.seat_ink(seat), bold=True, anchor="mm")
+               max(SMALL, int(size * 0.46)), T.seat_ink(seat), bold=True, anchor="mm")
     return im
 
 
@@ -300,13 +300,14 @@ def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict]) 
         fill = HOUSE_TINT.get(n, SAND if n % 2 else SAND_ALT)
         draw.rectangle((x0, y0, x1, y1), fill=fill, outline=SAND_EDGE, width=2)
         draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), outline=T.shade(fill, 1.25), width=1)
-        T.text(draw, (x0 + 6, y0 + 1), str(n), SMALL, NUMBER, bold=True, anchor="la")
+        # the top of the digits at the square's top edge: the stone sits just below them
+        T.text(draw, (x0 + 6, y0 + 6), str(n), SMALL, NUMBER, bold=True, anchor="lt")
         if n in GLYPHS:
             occupied = board[n - 1] != "."
             if occupied:
                 T.paste(draw, _glyph(n, 26), (x1 - 17, y0 + 17))
             else:
-                T.paste(draw, _glyph(n, 58), ((x0 + x1) / 2, (y0 + y1) / 2 + 6))
+                T.paste(draw, _glyph(n, 52), ((x0 + x1) / 2, (y0 + y1) / 2 + 16))
     arrows = _last_move(draw, events)
     for n in range(1, 31):
         ch = board[n - 1]
@@ -343,11 +344,11 @@ def _tray(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], sea
     x0, y0, x1, y1 = box
     T.panel(draw, box, outline=T.HIGHLIGHT if acting else T.PANEL_EDGE, width=3 if acting else 2)
     cy = y0 + 40
-    T.seat_badge(draw, (x0 + 38, cy), seat, 46, ring=T.HIGHLIGHT if acting else None)
-    stone(draw, (x0 + 104, cy), seat, STONE)
+    T.seat_badge(draw, (x0 + 36, cy), seat, 46, ring=T.HIGHLIGHT if acting else None)
+    stone(draw, (x0 + 96, cy), seat, STONE)
     off = int(view["off"][seat])
-    T.text(draw, (x1 - 24, cy), T.tr("{off}/5 off", off=off), 30, T.INK, bold=True,
-           anchor="rm")
+    label = T.clip(T.tr("{off}/5 off", off=off), SMALL, x1 - x0 - 142, bold=True)
+    T.text(draw, (x1 - 14, cy), label, SMALL, T.INK, bold=True, anchor="rm")
     # the five places off the board
     for i in range(5):
         sx = x0 + 40 + i * 56
@@ -386,13 +387,13 @@ def _centre_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
         tags.append(("x", T.DANGER, 27))
     if view.get("phase") in ("water", "try"):
         tags.append(("?", HORUS if view["phase"] == "water" else WATER, 27))
-    ty = y1 - 30
+    ty = y1 - 32
     tx = x1 - 16
     for label, colour, glyph in reversed(tags):
         w = T.text_width(label, SMALL, True) + 24 + (34 if glyph else 0)
-        draw.rounded_rectangle((tx - w, ty - 21, tx, ty + 21), radius=21, fill=colour)
+        draw.rounded_rectangle((tx - w, ty - 24, tx, ty + 24), radius=24, fill=colour)
         if glyph:
-            draw.ellipse((tx - w + 4, ty - 17, tx - w + 38, ty + 17), fill=HOUSE_TINT[glyph])
+            draw.ellipse((tx - w + 4, ty - 18, tx - w + 40, ty + 18), fill=HOUSE_TINT[glyph])
             T.paste(draw, _glyph(glyph, 28), (tx - w + 21, ty))
         T.text(draw, (tx - (w - (34 if glyph else 0)) / 2, ty), label, SMALL, T.ink_on(colour),
                bold=True, anchor="mm")
@@ -433,10 +434,10 @@ def _result_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
         if ranks[s] == 1:
             T.star(draw, (cx - 90, cy), 24)
         else:
-            T.text(draw, (cx - 90, cy), T.rank_label(ranks[s]), 28, T.MUTED, bold=True,
+            T.text(draw, (cx - 90, cy), T.rank_label(ranks[s]), SMALL, T.MUTED, bold=True,
                    anchor="mm")
         T.seat_badge(draw, (cx - 30, cy), s, 48, ring=T.HIGHLIGHT if ranks[s] == 1 else None)
-        T.text(draw, (cx + 20, cy), str(scores[s]), 40,
+        T.text(draw, (cx + 20, cy), str(scores[s]), T.big_text(WIDTH) + 4,
                T.HIGHLIGHT if ranks[s] == 1 else T.INK, bold=True, anchor="lm")
 
 
@@ -453,7 +454,8 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     return _picture(view, [], outcome)
 
 
-__all__ = ["centre", "render_board", "render_game_over", "square_box", "sticks", "stone"]
+__all__ = ["alt_text", "alt_text_game_over", "centre", "render_board", "render_game_over",
+           "square_box", "sticks", "stone"]
 
 
 def gallery_samples() -> Iterator[Case]:
@@ -479,3 +481,82 @@ def gallery_samples() -> Iterator[Case]:
                 yield name, partial(render_board, view, events)
                 break
     yield from game_over("senet", 2, None, 3)
+
+
+# --- alt text -------------------------------------------------------------------------------
+COLOUR_WORDS = {0: T.N_("white"), 1: T.N_("black")}
+
+
+def _alt_events(events: list[dict], names: T.Names) -> list[str]:
+    """What happened, one sentence per event, in order."""
+    out = []
+    for ev in events:
+        kind = ev.get("type")
+        who = T.seat_name(int(ev.get("seat", 0)), names)
+        if kind == "throw":
+            out.append(T.tr("{name} threw {value}.", name=who, value=ev["value"]))
+        elif kind == "move":
+            out.append(T.tr("{name} moved a stone from {source} to {destination}.", name=who,
+                            source=ev["from"], destination=ev["to"]))
+        elif kind == "bear_off":
+            out.append(T.tr("{name} bore off a stone from {source}.", name=who,
+                            source=ev["from"]))
+        elif kind == "swap":
+            out.append(T.tr("The stone of {name} on {square} went back to {destination}.",
+                            name=T.seat_name(int(ev["victim"]), names), square=ev["square"],
+                            destination=ev["to"]))
+        elif kind in ("drown", "water_return"):
+            out.append(T.tr("The stone of {name} went into the water and back to "
+                            "{destination}.", name=who, destination=ev["to"]))
+        elif kind == "water_fail":
+            out.append(T.tr("The stone of {name} stays in the House of Water.", name=who))
+        elif kind == "pass":
+            out.append(T.tr("{name} cannot move.", name=who))
+        elif kind == "extra_throw":
+            out.append(T.tr("{name} throws again.", name=who))
+    return out
+
+
+def _alt_position(view: dict[str, Any], names: T.Names) -> list[str]:
+    board = view["board"]
+    out = []
+    for seat, ch in ((0, "W"), (1, "B")):
+        squares = [str(i + 1) for i, c in enumerate(board) if c == ch]
+        who, colour = T.seat_name(seat, names), T.tr(COLOUR_WORDS[seat])
+        if squares:
+            out.append(T.tr("{name} ({colour}): stones on {squares}; {off} of 5 borne off.",
+                            name=who, colour=colour, squares=T.listing(squares),
+                            off=view["off"][seat]))
+        else:
+            out.append(T.tr("{name} ({colour}): {off} of 5 borne off.", name=who,
+                            colour=colour, off=view["off"][seat]))
+    return out
+
+
+@T.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: T.Names = None) -> str:
+    """The board in words for a screen reader: the last move, each side's stones and who
+    is to move (with the throw to move with)."""
+    moving = ""
+    seats = [s for s in view.get("to_act") or [] if isinstance(s, int) and s >= 0]
+    if not seats and view.get("phase") != "over" and isinstance(view.get("turn"), int):
+        seats = [view["turn"]]  # chance throws for the seat whose turn it is
+    if seats and view.get("throw") is not None:
+        moving = T.tr("{name} to move with a throw of {value}.",
+                      name=T.seat_name(seats[0], names), value=view["throw"])
+    elif seats:
+        moving = T.tr("{name} to throw.", name=T.seat_name(seats[0], names))
+    return T.alt(T.alt_title(T.tr("Senet")), *_alt_events(list(events or []), names),
+                 *_alt_position(view, names), moving)
+
+
+@T.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: T.Names = None) -> str:
+    """The result in words: the ranking by stones borne off, then the final board."""
+    scores = list(outcome.get("scores") or view["off"])
+    ranks = list(outcome.get("ranks") or [1 if s == max(scores) else 2 for s in scores])
+    return T.alt(T.alt_title(T.tr("Senet")),
+                 T.alt_ranking(scores, ranks, names, T.N_("{rank}: {name}, {score} borne off")),
+                 *_alt_position(view, names))

@@ -23,7 +23,17 @@ if TYPE_CHECKING:
     from renderers.gallery import Case
 
 WIDTH = 1100
-TEXT = 27  # the smallest text: 24 px per 1000 px of these ~1050-1150 px canvases
+
+
+def _small(draw: ImageDraw.ImageDraw) -> int:
+    """The smallest text on the picture `draw` draws (theme.min_text of its width)."""
+    return T.min_text(T.canvas_width(draw))
+
+
+def _big(draw: ImageDraw.ImageDraw) -> int:
+    """Points and bullhead counts: a step above the smallest text."""
+    return T.big_text(T.canvas_width(draw))
+
 ROW_CARDS = 5  # a sixth card takes the row
 
 # Card band colour and body tint by bullheads.
@@ -105,12 +115,10 @@ def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
             start = w / 2 - step * (count - 1) / 2
             for j in range(count):
                 bull_icon(d, (start + j * step, cy), icon, BULL_INK, BAND[b])
-        size = int(min(w * 0.5, (h - band_h) * 0.55))
-        if number >= 100:
-            size = int(size * 0.82)
+        size = T.fit(str(number), int(min(w * 0.56, (h - band_h) * 0.62)), w - 8, True)
     else:
         d.rounded_rectangle(box, radius=6, fill=BODY[b], outline=T.INK_DARK, width=2)
-        band_h = max(10, int(h * 0.24))
+        band_h = max(8, int(h * 0.2))
         d.rounded_rectangle((3, 3, w - 4, band_h), radius=3, fill=BAND[b])
         pip = max(3.0, min(6.0, (w - 10) / (b * 1.45)))
         step = pip * 1.45
@@ -119,7 +127,7 @@ def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
         for j in range(b):
             cx = start + j * step
             d.ellipse((cx - pip / 2, cy - pip / 2, cx + pip / 2, cy + pip / 2), fill=BULL_INK)
-        size = T.fit(str(number), int(min(w * 0.52, (h - band_h) * 0.64)), w - 6, True)
+        size = T.fit(str(number), int(min(w * 0.62, (h - band_h) * 0.78)), w - 6, True)
     T.text(d, (w / 2, band_h + (h - band_h) / 2 + (2 if not mini else 1)), str(number), size,
            T.INK_DARK, bold=True, anchor="mm")
     return im
@@ -154,7 +162,7 @@ def _slot(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
         draw.rounded_rectangle(box, radius=9, fill=(92, 52, 48), outline=T.DANGER, width=3)
         _dashes(draw, box)
         T.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label or "6",
-               max(TEXT, int((x1 - x0) * 0.42)), T.DANGER, bold=True, anchor="mm")
+               max(_small(draw), int((x1 - x0) * 0.42)), T.DANGER, bold=True, anchor="mm")
     else:
         draw.rounded_rectangle(box, radius=9, fill=SLOT, outline=FELT_EDGE, width=2)
 
@@ -282,9 +290,11 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
         draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
                                fill=FELT, outline=FELT_EDGE, width=2)
         # row number
-        T.disc(draw, (x + 30 * scale, top + row_h / 2), max(40, int(44 * scale)), FELT_EDGE)
-        T.text(draw, (x + 30 * scale, top + row_h / 2), str(r + 1), max(TEXT, int(28 * scale)),
-               T.INK, bold=True, anchor="mm")
+        label = _small(draw)
+        size = max(int(label * 1.35), int(44 * scale))
+        lx = x + max(30 * scale, size / 2 + 3)  # inside the row's felt
+        T.disc(draw, (lx, top + row_h / 2), size, FELT_EDGE)
+        T.text(draw, (lx, top + row_h / 2), str(r + 1), label, T.INK, bold=True, anchor="mm")
         cx = x + 60 * scale
         full = len(row) >= ROW_CARDS
         if pro:
@@ -305,9 +315,10 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
         # the row's bullheads
         total = sum(bullheads(c) for c in row)
         bx = x + width - 52 * scale
-        bull_icon(draw, (bx, top + row_h / 2 - 18 * scale), int(34 * scale), T.INK, FELT)
-        T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total), max(TEXT, int(30 * scale)),
-               T.DANGER if full else T.INK, bold=True, anchor="mm")
+        bull_icon(draw, (bx, top + row_h / 2 - 22 * scale), int(34 * scale), T.INK, FELT)
+        T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total),
+               max(_small(draw), int(_big(draw) * scale)), T.DANGER if full else T.INK,
+               bold=True, anchor="mm")
     return y + 4 * row_h + 3 * 12 * scale
 
 
@@ -337,9 +348,12 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     phase = view.get("phase")
     pending = view.get("pending") or {}
     start = int(view["options"]["points"])
-    T.text(draw, (x0 + 20, y0 + 26), T.tr("points"), TEXT, T.MUTED, anchor="lm")
+    small = _small(draw)
+    T.text(draw, (x0 + 20, y0 + 26), T.clip(T.tr("points"), small, x1 - x0 - 40), small,
+           T.MUTED, anchor="lm")
     line_h = min(64, (y1 - y0 - 64) / n)
     badge = int(min(46, line_h - 4))
+    value = max(small, int(min(_big(draw), line_h * 0.75)))
     took = {}
     for ev in events:
         if ev.get("type") == "take":
@@ -347,38 +361,39 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     for s in range(n):
         cy = y0 + 52 + line_h * (s + 0.5)
         acting = s in to_act and phase in ("take", "side", "draft")
-        T.seat_badge(draw, (x0 + 20 + badge / 2, cy), s, badge,
+        T.seat_badge(draw, (x0 + 16 + badge / 2, cy), s, badge,
                      ring=T.HIGHLIGHT if acting else None)
         pts = view["points"][s]
         colour = T.DANGER if pts <= 0 else (T.INK if pts > start // 4 else (250, 170, 120))
-        T.text(draw, (x0 + 32 + badge, cy), str(pts), int(min(32, line_h * 0.6)), colour,
-               bold=True, anchor="lm")
+        box = T.text(draw, (x0 + 28 + badge, cy), str(pts), value, colour, bold=True,
+                     anchor="lm")
         if s in took:
-            T.text(draw, (x0 + 96 + badge, cy), f"-{took[s]}", TEXT,
-                   T.DANGER, bold=True, anchor="lm")
-        # status on the right
-        sx = x1 - 40
+            T.text(draw, (box[2] + 8, cy), f"-{took[s]}", small, T.DANGER, bold=True,
+                   anchor="lm")
+        # status on the right: a face-down card for a seat that has picked (never which)
+        sx = x1 - 36
         if phase == "pick":
-            bw, bh = line_h * 0.42, line_h * 0.6
+            bh = line_h * 0.86
+            bw = bh * 0.7
             cbox = (sx - bw / 2, cy - bh / 2, sx + bw / 2, cy + bh / 2)
             if view["picked"][s] is not None:
                 _card_back(draw, cbox)
-                _check(draw, (sx + bw / 2, cy + bh / 2 - 2), bh * 0.55)
+                _check(draw, (sx + bw / 2 - 2, cy + bh / 2 - 6), bh * 0.5)
             else:
                 draw.rounded_rectangle(cbox, radius=5, outline=T.MUTED, width=2)
-        elif pending.get("seat") == s and phase in ("take", "side"):
-            T.disc(draw, (sx, cy), int(line_h * 0.62), T.HIGHLIGHT)
-            T.text(draw, (sx, cy), "?", int(line_h * 0.55), T.INK_DARK, bold=True, anchor="mm")
-        elif phase == "draft" and view.get("drafter") == s:
-            T.disc(draw, (sx, cy), int(line_h * 0.62), T.HIGHLIGHT)
-            T.text(draw, (sx, cy), "+", int(line_h * 0.55), T.INK_DARK, bold=True, anchor="mm")
+        elif (pending.get("seat") == s and phase in ("take", "side")) or (
+                phase == "draft" and view.get("drafter") == s):
+            mark = "+" if phase == "draft" else "?"
+            T.disc(draw, (sx, cy), max(int(line_h * 0.7), int(small * 1.3)), T.HIGHLIGHT)
+            T.text(draw, (sx, cy), mark, max(small, int(line_h * 0.55)), T.INK_DARK, bold=True,
+                   anchor="mm")
 
 
 def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int = 18,
           width: float = 86) -> None:
     """Below a played card: where it went (arrow + row) or the row it took (bull + points)."""
     x, y = xy
-    h = size + 14
+    h = size + 12
     box = (x - width / 2, y, x + width / 2, y + h)
     if p.kind == "place":
         draw.rounded_rectangle(box, radius=h // 2, fill=FELT)
@@ -396,7 +411,7 @@ def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: i
     elif p.kind == "take":
         draw.rounded_rectangle(box, radius=h // 2, fill=T.DANGER)
         bull_icon(draw, (x - width / 2 + 17, y + h / 2), size + 4, T.PAPER, T.DANGER)
-        T.text(draw, (x + 10, y + h / 2), f"-{p.bulls}", size, T.PAPER, bold=True, anchor="mm")
+        T.text(draw, (x + 12, y + h / 2), f"-{p.bulls}", size, T.PAPER, bold=True, anchor="mm")
     elif p.kind == "choose":
         draw.rounded_rectangle(box, radius=h // 2, fill=T.HIGHLIGHT)
         T.text(draw, (x, y + h / 2), "?", size + 2, T.INK_DARK, bold=True, anchor="mm")
@@ -422,7 +437,7 @@ def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float
         top = y0 + 56
         outline = {"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind)
         card(draw, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card, outline=outline)
-        _chip(draw, (cx, top + chh + 12), p, TEXT, min(step - 8, 96))
+        _chip(draw, (cx, top + chh + 12), p, _small(draw), min(step - 6, 100))
 
 
 @T.localised
@@ -438,10 +453,13 @@ def render_table(view: dict[str, Any], events: list[dict] | None = None) -> byte
     side_w = 260
     width = int(rows_w + side_w + 3 * 24)
     rows_h = 4 * ROW_H + 36
+    if view.get("phase") == "draft":  # a large pool takes more room than the rows
+        rows_h = max(rows_h, _pool_height(len(view.get("pool") or []), rows_w,
+                                          T.min_text(width)))
     height = 64 + 24 + rows_h + 24
     strip_h = 0
     if played:
-        strip_h = 56 + 72 * 4 / 3 + 66
+        strip_h = 56 + 72 * 4 / 3 + 24 + T.min_text(width) + 12
         height += strip_h + 20
     hands_h = 0
     if logical and any(view["hands"]):
@@ -474,19 +492,38 @@ def _pool(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     pool = list(view.get("pool") or [])
     if not pool:
         return
-    inner_w, inner_h = x1 - x0 - 40, y1 - y0 - 40
-    best = None
-    for cols in range(6, 13):  # at most 12 across: the numbers stay legible
-        rows = -(-len(pool) // cols)
-        cw = min(inner_w / cols - 8, (inner_h / rows - 8) * 0.75)
-        if best is None or cw > best[0]:
-            best = (cw, cols)
-    cw, cols = best
-    ch = cw * 4 / 3
+    cw, ch, cols = _pool_grid(len(pool), x1 - x0, y1 - y0, _small(draw))
     for i, c in enumerate(pool):
         cx = x0 + 20 + (i % cols) * (cw + 8)
         cy = y0 + 20 + (i // cols) * (ch + 8)
         mini_card(draw, (cx, cy, cx + cw, cy + ch), c)
+
+
+def _pool_grid(count: int, width: float, height: float, small: int
+               ) -> tuple[float, float, int]:
+    """(card width, card height, columns) of the draft pool in a box `width` x `height`:
+    cards as large as fit, but never so narrow that "104" is under `small` px (a large
+    pool then needs a taller box, see _pool_height)."""
+    inner_w, inner_h = width - 40, height - 40
+    narrowest = T.text_width("104", small, True) + 8
+    cols = max(1, min(12, int((inner_w + 8) // (narrowest + 8))))
+    best = (0.0, 0.0, cols)
+    for c in range(min(6, cols), cols + 1):
+        rows = -(-count // c)
+        cw = inner_w / c - 8
+        ch = min(cw * 4 / 3, inner_h / rows - 8)
+        if ch > best[1] or (ch == best[1] and cw > best[0]):
+            best = (cw, ch, c)
+    return best
+
+
+def _pool_height(count: int, width: float, small: int) -> float:
+    """The height of a pool box `width` wide whose cards' numbers are at least `small` px."""
+    inner_w = width - 40
+    narrowest = T.text_width("104", small, True) + 8
+    cols = max(1, min(12, int((inner_w + 8) // (narrowest + 8))))
+    tall = small / 0.78 / 0.8 + 6  # mini_card: number <= 0.78 of the face below a 0.2 band
+    return 40 + -(-count // cols) * (tall + 8)
 
 
 def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -500,11 +537,13 @@ def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
         T.seat_badge(draw, (x0 + 44, cy), s, 46)
         hand = view["hands"][s] or []
         for i, c in enumerate(hand):
-            cx = x0 + 84 + i * 58
-            mini_card(draw, (cx, cy - 33, cx + 52, cy + 33), c)
+            cx = x0 + 84 + i * (MINI_W + 6)
+            mini_card(draw, (cx, cy - 33, cx + MINI_W, cy + 33), c)
 
 
 HAND_LINE = 74
+PANEL_W = 224  # the hand picture's points panel: "選んだカード" whole at the smallest size
+MINI_W = 68  # a small card: "104" at the smallest text size still fits
 
 
 # --- a seat's hand --------------------------------------------------------------------------
@@ -522,46 +561,50 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     picked = view["picked"][seat]
     pick = picked if isinstance(picked, int) and not isinstance(picked, bool) else None
     width = 1040
-    scale = 0.62
+    scale = 0.75  # the rows' card numbers no smaller than the picture's smallest text
     rows_w = _rows_width(view, scale)
     rows_h = 4 * ROW_H * scale + 36 * scale
     cards = sorted(hand)
     per_line = 10
     lines = max(1, -(-len(cards) // per_line))
-    hand_h = 40 + lines * (CARD_H + 22) + 10
+    hand_h = 48 + lines * (CARD_H + 22) + 6
     height = 64 + 20 + rows_h + 24 + hand_h + 24
     img, d = T.canvas(width, height)
     title = T.tr("6 nimmt!")
     y = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
-    title_w = T.text_width(title, 34, True)
-    T.seat_badge(d, (32 + title_w + 36, y / 2), seat, 46,
+    title_w = T.text_width(title, T.title_size(width), True)
+    T.seat_badge(d, (32 + title_w + 40, y / 2), seat, 46,
                  ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
     y += 20
-    rx = (width - rows_w - 210) / 2
+    rx = (width - rows_w - 30 - PANEL_W) / 2
     _draw_rows(d, rx, y, rows_w, view, {}, scale)
     # points and the pick beside the rows
     px = rx + rows_w + 30
-    T.panel(d, (px, y, px + 180, y + rows_h))
-    T.text(d, (px + 90, y + 30), T.tr("points"), TEXT, T.MUTED, anchor="mm")
-    T.text(d, (px + 90, y + 74), str(view["points"][seat]), 40, T.INK, bold=True, anchor="mm")
+    cx = px + PANEL_W / 2
+    small = _small(d)
+    T.panel(d, (px, y, px + PANEL_W, y + rows_h))
+    T.text(d, (cx, y + 34), T.clip(T.tr("points"), small, PANEL_W - 12), small, T.MUTED,
+           anchor="mm")
+    T.text(d, (cx, y + 84), str(view["points"][seat]), _big(d) + 4, T.INK, bold=True,
+           anchor="mm")
     if pick is not None:
-        T.text(d, (px + 90, y + 136), T.tr("picked"), TEXT, T.MUTED, anchor="mm")
-        cw, chh = 76, 100
-        card(d, (px + 90 - cw / 2, y + 156, px + 90 + cw / 2, y + 156 + chh), pick,
-             outline=T.HIGHLIGHT)
+        T.text(d, (cx, y + 156), T.clip(T.tr("picked"), small, PANEL_W - 12), small, T.MUTED,
+               anchor="mm")
+        cw, chh = 84, 112
+        card(d, (cx - cw / 2, y + 184, cx + cw / 2, y + 184 + chh), pick, outline=T.HIGHLIGHT)
     y += rows_h + 24
     T.panel(d, (24, y, width - 24, y + hand_h))
-    T.text(d, (44, y + 22), T.tr("hand"), TEXT, T.MUTED, anchor="lm")
-    T.text(d, (width - 44, y + 22), str(len(cards)), TEXT, T.MUTED, anchor="rm")
+    T.text(d, (44, y + 26), T.tr("hand"), small, T.MUTED, anchor="lm")
+    T.text(d, (width - 44, y + 26), str(len(cards)), small, T.MUTED, anchor="rm")
     for i, c in enumerate(cards):
         line, col = divmod(i, per_line)
         count = min(per_line, len(cards) - line * per_line)
         left = (width - count * (CARD_W + GAP) + GAP) / 2
         cx = left + col * (CARD_W + GAP)
-        cy = y + 40 + line * (CARD_H + 22)
+        cy = y + 48 + line * (CARD_H + 22)
         card(d, (cx, cy, cx + CARD_W, cy + CARD_H), c)
     if not cards and pick is None:
-        T.text(d, (width / 2, y + hand_h / 2 + 10), "-", 30, T.MUTED, anchor="mm")
+        T.text(d, (width / 2, y + hand_h / 2 + 10), "-", small, T.MUTED, anchor="mm")
     return T.to_png(img)
 
 
@@ -582,10 +625,11 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     chh = cw * 4 / 3
     takes = [p for p in played if p.kind == "take"]
     take_h = 0 if not takes else 36 + len(takes) * 70
-    height = 64 + 24 + 50 + chh + 76 + 24 + (take_h + 20 if takes else 0)
+    chip_h = T.min_text(width) + 12
+    height = 64 + 24 + 50 + chh + 40 + chip_h + 24 + (take_h + 20 if takes else 0)
     img, d = T.canvas(width, height)
     y = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
-    body = (24, y, width - 24, y + 50 + chh + 76)
+    body = (24, y, width - 24, y + 50 + chh + 40 + chip_h)
     T.panel(d, body, fill=FELT, outline=FELT_EDGE)
     left = (width - step * n) / 2
     for i, p in enumerate(played):
@@ -594,7 +638,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
         top = y + 58
         card(d, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card,
              outline={"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind))
-        _chip(d, (cx, top + chh + 12), p, TEXT, min(step - 8, 96))
+        _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100))
     y = body[3] + 20
     if takes:
         T.panel(d, (24, y, width - 24, y + take_h))
@@ -602,11 +646,12 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
             cy = y + 18 + i * 70 + 35
             T.seat_badge(d, (60, cy), p.seat, 46)
             bull_icon(d, (112, cy), 30, T.DANGER, T.PANEL)
-            T.text(d, (134, cy), f"-{p.bulls}", 28, T.DANGER, bold=True, anchor="lm")
-            T.text(d, (210, cy), T.tr("row {row}", row=p.row), TEXT, T.MUTED, anchor="lm")
+            T.text(d, (132, cy), f"-{p.bulls}", _small(d), T.DANGER, bold=True, anchor="lm")
+            row = T.tr("row {row}", row=p.row)
+            T.text(d, (214, cy), T.clip(row, _small(d), 120), _small(d), T.MUTED, anchor="lm")
             for j, c in enumerate(p.taken):
-                x = 330 + j * 58
-                mini_card(d, (x, cy - 32, x + 50, cy + 32), c)
+                x = 344 + j * (MINI_W + 6)
+                mini_card(d, (x, cy - 32, x + MINI_W, cy + 32), c)
     return T.to_png(img)
 
 
@@ -620,7 +665,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     start = int(view["options"]["points"])
     width = 1000
     line_h = 64
-    height = 64 + 30 + n * line_h + 64
+    height = 64 + 30 + n * line_h + 70
     img, d = T.canvas(width, height)
     y = T.title_strip(d, width, T.tr("6 nimmt!"),
                       T.tr("final · round {round}", round=view["round"])) + 30
@@ -638,13 +683,14 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         if first:
             T.star(d, (62, cy), 20)
         else:
-            T.text(d, (62, cy), T.rank_label(ranks[s]), TEXT, T.MUTED, bold=True, anchor="mm")
-        T.seat_badge(d, (122, cy), s, 44, ring=T.HIGHLIGHT if first else None)
-        T.text(d, (170, cy), str(scores[s]), 32, T.HIGHLIGHT if first else T.INK, bold=True,
-               anchor="lm")
+            T.text(d, (62, cy), T.rank_label(ranks[s]), _small(d), T.MUTED, bold=True,
+                   anchor="mm")
+        T.seat_badge(d, (134, cy), s, 44, ring=T.HIGHLIGHT if first else None)
+        T.text(d, (174, cy), str(scores[s]), _big(d), T.HIGHLIGHT if first else T.INK,
+               bold=True, anchor="lm")
         taken = start - scores[s]
-        bull_icon(d, (252, cy), 26, T.DANGER, (50, 58, 75) if i % 2 == 0 else T.PANEL)
-        T.text(d, (270, cy), str(taken), TEXT, T.DANGER, bold=True, anchor="lm")
+        bull_icon(d, (260, cy), 26, T.DANGER, (50, 58, 75) if i % 2 == 0 else T.PANEL)
+        T.text(d, (276, cy), str(taken), _small(d), T.DANGER, bold=True, anchor="lm")
         vx = bar_x0 + (scores[s] - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
         colour = T.seat_colour(s)
         a, b = sorted((zero_x, vx))
@@ -655,13 +701,79 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     # start marker
     sx = bar_x0 + (start - lo) / (hi - lo or 1) * (bar_x1 - bar_x0)
     d.line((sx, y - 4, sx, y + n * line_h + 16), fill=T.PANEL_EDGE, width=2)
-    T.text(d, (sx, y + n * line_h + 18), str(start), TEXT, T.MUTED, anchor="mt")
+    T.text(d, (sx, y + n * line_h + 16), str(start), _small(d), T.MUTED, anchor="mt")
     return T.to_png(img)
 
 
+# --- alt text -------------------------------------------------------------------------------
+def _alt_turn(played: list[Played], names: T.Names) -> list[str]:
+    """This turn's cards, lowest first, with what became of each."""
+    out = []
+    for p in played:
+        who = T.seat_name(p.seat, names)
+        if p.kind == "place":
+            out.append(T.tr("{name} played {card} to row {row}.", name=who, card=p.card,
+                            row=p.row))
+        elif p.kind == "take":
+            out.append(T.tr("{name} played {card} and took row {row} (bullheads: {bulls}).",
+                            name=who, card=p.card, row=p.row, bulls=p.bulls))
+        elif p.kind == "choose":
+            out.append(T.tr("{name} played {card} and must choose a row.", name=who,
+                            card=p.card))
+        else:
+            out.append(T.tr("{name} played {card}.", name=who, card=p.card))
+    return out
+
+
+def _alt_rows(view: dict[str, Any]) -> list[str]:
+    if view.get("phase") == "draft":
+        pool = view.get("pool") or []
+        return [T.tr("Cards to draft: {cards}.", cards=T.listing([str(c) for c in pool]))]
+    return [T.tr("Row {row}: {cards} (bullheads: {bulls}).", row=r + 1,
+                 cards=T.listing([str(c) for c in row]), bulls=sum(bullheads(c) for c in row))
+            for r, row in enumerate(view["rows"]) if row]
+
+
+def _alt_points(view: dict[str, Any], names: T.Names) -> str:
+    return T.tr("Points: {points}.", points=T.listing([
+        T.tr("{name} {points}", name=T.seat_name(s, names), points=p)
+        for s, p in enumerate(view["points"])]))
+
+
+@T.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: T.Names = None) -> str:
+    """The table in words for a screen reader: round and turn, this turn's cards and what
+    became of them, the rows, the points, and who has picked (never what) or must choose."""
+    events = list(events or [])
+    if view.get("phase") == "pick":
+        seats = range(_seats(view))
+        done = [T.seat_name(s, names) for s in seats if view["picked"][s] is not None]
+        todo = [T.seat_name(s, names) for s in seats if view["picked"][s] is None]
+        waiting = T.alt(
+            T.tr("Picked face down: {names}.", names=T.listing(done)) if done else "",
+            T.tr("Still to pick: {names}.", names=T.listing(todo)) if todo else "")
+    else:
+        waiting = T.alt_to_move(view, names)
+    return T.alt(T.alt_title(T.tr("6 nimmt!"), _subtitle(view, events)),
+                 *_alt_turn(turn_cards(view, events), names), *_alt_rows(view),
+                 _alt_points(view, names), waiting)
+
+
+@T.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: T.Names = None) -> str:
+    """The final ranking in words: points left, best first."""
+    scores = list(outcome.get("scores") or view["points"])
+    ranks = list(outcome.get("ranks") or [1] * len(scores))
+    return T.alt(T.alt_title(T.tr("6 nimmt!")),
+                 T.alt_ranking(scores, ranks, names, T.N_("{rank}: {name}, points: {score}")))
+
+
 __all__ = [
-    "Played", "bull_icon", "card", "mini_card", "render_board", "render_game_over",
-    "render_hand", "render_reveal", "render_table", "turn_cards",
+    "Played", "alt_text", "alt_text_game_over", "bull_icon", "card", "mini_card",
+    "render_board", "render_game_over", "render_hand", "render_reveal", "render_table",
+    "turn_cards",
 ]
 
 

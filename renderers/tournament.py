@@ -55,13 +55,14 @@ def render_standings(view: dict[str, Any]) -> bytes:
     img, draw = theme.canvas(WIDTH, height)
     title, subtitle = _title(view)
     theme.title_strip(draw, WIDTH, title, subtitle)
-    small = max(theme.min_text(WIDTH), 26)
-    size = 32
+    small = theme.min_text(WIDTH)
+    size = small + 2
     tiebreaks = bool(view.get("tiebreaks"))
     # columns: rank | badge + name | points | (Buchholz | S-B)
     x_rank, x_badge, x_name = 40, 150, 190
-    x_points = WIDTH - (420 if tiebreaks else 60)
-    x_bh, x_sb = WIDTH - 230, WIDTH - 50
+    # tie-break columns 210 px apart: their names (six kana in Japanese) fit at `small`
+    x_points = WIDTH - (445 if tiebreaks else 60)
+    x_bh, x_sb = WIDTH - 235, WIDTH - 25
     y = top + 24
     theme.text(draw, (x_rank, y + header / 2), tr("Rank"), small, theme.MUTED, anchor="lm")
     theme.text(draw, (x_name, y + header / 2), tr("Player"), small, theme.MUTED, anchor="lm")
@@ -69,7 +70,7 @@ def render_standings(view: dict[str, Any]) -> bytes:
     if tiebreaks:
         heads += [(x_bh, tr("Buchholz")), (x_sb, tr("S-B"))]
     for x, label in heads:  # right-aligned, each within its own column
-        fitted = theme.fit(label, small, 160, smallest=theme.min_text(WIDTH))
+        fitted = theme.fit(label, small, 200, smallest=theme.min_text(WIDTH))
         theme.text(draw, (x, y + header / 2), label, fitted, theme.MUTED, anchor="rm")
     y += header
     for index, row in enumerate(shown):
@@ -82,7 +83,7 @@ def render_standings(view: dict[str, Any]) -> bytes:
         theme.text(draw, (x_rank, mid), theme.rank_label(row["rank"]), size, ink,
                    bold=row["rank"] <= 3, anchor="lm")
         theme.seat_badge(draw, (x_badge, mid), row["seed"], 40)
-        room = x_points - 120 - x_name
+        room = x_points - 90 - x_name  # "10.5" right-aligned at x_points
         name = _label(row["name"], bool(row.get("dropped")), size, small, room)
         name_size = theme.fit(name, size, room, smallest=small)
         theme.text(draw, (x_name, mid), name, name_size, ink, anchor="lm")
@@ -126,7 +127,7 @@ def render_bracket(view: dict[str, Any]) -> bytes:
                       tr("round {round} of {rounds}", round=view["round"], rounds=columns))
     col_w = (WIDTH - 40) / columns
     box_w = min(col_w - 40, 420)
-    small = max(theme.min_text(WIDTH), 26)
+    small = theme.min_text(WIDTH)
     centres: list[list[float]] = []
     for r, games in enumerate(rounds):
         x0 = 20 + r * col_w
@@ -168,13 +169,47 @@ def _game_box(draw: Any, box: tuple[float, float, float, float], game: dict[str,
         theme.seat_badge(draw, (x0 + 30, mid), player["seed"], 42)
         name = player["name"]
         room = x1 - x0 - 70
-        size = theme.fit(name, 30, room, smallest=small)
+        size = theme.fit(name, small + 2, room, smallest=small)
         while len(name) > 1 and theme.text_width(name, size) > room:
             name = name[:-2] + "…"
         theme.text(draw, (x0 + 58, mid), name, size,
                    theme.MUTED if lost else (theme.HIGHLIGHT if won else theme.INK),
                    bold=won, anchor="lm")
     draw.line((x0 + 10, y0 + half, x1 - 10, y0 + half), fill=theme.PANEL_EDGE, width=2)
+
+
+# --- alt text -------------------------------------------------------------------------------
+@theme.localised
+def alt_text_standings(view: dict[str, Any]) -> str:
+    """The standings in words: the title, then rank, name and points of every row."""
+    title, subtitle = _title(view)
+    rows = [tr("{rank}: {name}, points: {points}", rank=theme.rank_label(row["rank"]),
+               name=tr("{name} (dropped)", name=row["name"]) if row.get("dropped")
+               else row["name"], points=points_text(row["points"])) for row in view["rows"]]
+    return theme.alt(theme.alt_title(title, subtitle), tr("{ranking}.",
+                                                          ranking=tr("; ").join(rows)))
+
+
+@theme.localised
+def alt_text_bracket(view: dict[str, Any]) -> str:
+    """The bracket in words: each round's games, their players and winners."""
+    parts = [theme.alt_title(tr("{game}: bracket", game=tr(view["game"])),
+                             tr("round {round} of {rounds}", round=view["round"],
+                                rounds=max(len(view["rounds"]), 1)))]
+    for r, games in enumerate(view["rounds"]):
+        described = []
+        for game in games:
+            players = [p["name"] if p else "—" for p in game["players"]]
+            if len(players) == 1:
+                described.append(tr("{name}: bye", name=players[0]))
+                continue
+            text = tr("{first} against {second}", first=players[0], second=players[1])
+            if game.get("winner") is not None:
+                text = tr("{game}, won by {name}", game=text,
+                          name=players[game["winner"]])
+            described.append(text)
+        parts.append(tr("Round {round}: {games}.", round=r + 1, games=tr("; ").join(described)))
+    return theme.alt(*parts)
 
 
 def sample_standings(final: bool = False) -> dict[str, Any]:

@@ -45,7 +45,8 @@ CAPTION_H = 58
 SEAT_PANEL_H = 146
 GAP = 16
 SS = 3  # supersampling factor of the sprites
-TEXT = 24  # the smallest text on this 1000 px canvas
+TEXT = theme.min_text(1000)  # the smallest text on this 1000 px canvas
+BIG = theme.big_text(1000)  # scores
 SHAPES = {"r": "circle", "b": "square", "g": "triangle", "y": "diamond", "w": "star",
           "k": "cross"}
 COLOUR_NAMES = {"r": theme.N_("red"), "b": theme.N_("blue"), "g": theme.N_("green"),
@@ -280,7 +281,7 @@ def _draw_tags(
     x = right
     for tag in reversed(tags):
         w = theme.text_width(tag, TEXT) + 24
-        theme.panel(d, (x - w, y - 19, x, y + 19), fill=theme.PANEL, radius=19, width=2)
+        theme.panel(d, (x - w, y - 22, x, y + 22), fill=theme.PANEL, radius=22, width=2)
         theme.text(d, (x - w / 2, y), tag, TEXT, theme.MUTED, anchor="mm")
         x -= w + 8
 
@@ -317,9 +318,9 @@ def _draw_caption(
             theme.paste(d, _shape_sprite(str(act.get("colour")), 30,
                                          DISC_COLOURS.get(str(act.get("colour")), theme.INK)),
                         (MARGIN + 66, y))
-            theme.text(d, (MARGIN + 90, y), label, 26, theme.INK, bold=True, anchor="lm")
+            theme.text(d, (MARGIN + 90, y), label, TEXT, theme.INK, bold=True, anchor="lm")
         else:
-            theme.text(d, (MARGIN + 52, y), label, 26, theme.INK, bold=True, anchor="lm")
+            theme.text(d, (MARGIN + 52, y), label, TEXT, theme.INK, bold=True, anchor="lm")
     else:
         seats = [s for s in view.get("to_act") or [] if isinstance(s, int) and s >= 0]
         if seats:
@@ -329,9 +330,10 @@ def _draw_caption(
         points = end.get("points") or []
         winner = end["winner"]
         label = f"+{points[winner] if winner < len(points) else 0}"
-        b = theme.text(d, (WIDTH - MARGIN, y), label, 26, theme.HIGHLIGHT, bold=True, anchor="rm")
-        theme.seat_badge(d, (b[0] - 30, y), winner, 40, ring=theme.HIGHLIGHT)
-        theme.text(d, (b[0] - 62, y), theme.tr("set {set}", set=end.get("set", "")), TEXT,
+        b = theme.text(d, (WIDTH - MARGIN, y), label, TEXT, theme.HIGHLIGHT, bold=True,
+                       anchor="rm")
+        theme.seat_badge(d, (b[0] - 34, y), winner, 40, ring=theme.HIGHLIGHT)
+        theme.text(d, (b[0] - 70, y), theme.tr("set {set}", set=end.get("set", "")), TEXT,
                    theme.INK, bold=True, anchor="rm")
     else:
         _draw_tags(d, WIDTH - MARGIN, y, _tags(view))
@@ -367,9 +369,9 @@ def _draw_board(
         cx, by = board.centre_x(spot), board.base_y(spot)
         discs = towers[spot - 1]
         empty = not discs
-        ny = by + 26
+        ny = by + 27
         plate = _mix(theme.BOARD_DARK, theme.BOARD, 0.5) if empty else theme.WOOD
-        d.rounded_rectangle((cx - 24, ny - 17, cx + 24, ny + 17), radius=17, fill=plate)
+        d.rounded_rectangle((cx - 28, ny - 19, cx + 28, ny + 19), radius=19, fill=plate)
         theme.text(d, (cx, ny), str(spot), TEXT, theme.INK_DARK if empty else (255, 255, 255),
                    bold=True, anchor="mm")
         if empty and spot not in ghosts:
@@ -409,7 +411,7 @@ def _draw_move_arrow(
         c1, c2 = (sx, sy - 90), (dx, dy - 90)
     theme.arrow(d, (sx, sy), (dx, dy), width=5, head=16, outline=EDGE, via=(c1, c2))
     mx, my = theme.bezier((sx, sy), c1, c2, (dx, dy), steps=2)[1]
-    r = 19
+    r = 22
     theme.disc(d, (mx, my), 2 * r + 6, EDGE)
     theme.disc(d, (mx, my), 2 * r, theme.HIGHLIGHT)
     theme.text(d, (mx, my), str(count), TEXT, theme.INK_DARK, bold=True, anchor="mm")
@@ -480,14 +482,14 @@ def _draw_seats(
             x0, x1 = xs[2 * t], xs[2 * t + 1] + col_w
             cx = (x0 + x1) / 2
             total = str(scores[seats[0]] + scores[seats[1]])
-            tw = 2 * 32 + 18 + 12 + theme.text_width(total, 28, True)
+            tw = 2 * 32 + 18 + 12 + theme.text_width(total, BIG, True)
             bx = cx - tw / 2
             d.line((x0 + 8, y + 18, bx - 12, y + 18), fill=theme.PANEL_EDGE, width=2)
             d.line((bx + tw + 12, y + 18, x1 - 8, y + 18), fill=theme.PANEL_EDGE, width=2)
             theme.seat_badge(d, (bx + 14, y + 18), seats[0], 40)
             theme.text(d, (bx + 41, y + 18), "+", TEXT, theme.MUTED, anchor="mm")
             theme.seat_badge(d, (bx + 68, y + 18), seats[1], 40)
-            theme.text(d, (bx + 96, y + 18), total, 28, theme.INK, bold=True, anchor="lm")
+            theme.text(d, (bx + 96, y + 18), total, BIG, theme.INK, bold=True, anchor="lm")
         top += 44
     else:
         col_w = (inner - gap * (players - 1)) / players
@@ -500,7 +502,7 @@ def _draw_seats(
                     width=4 if acting else 2)
         theme.seat_badge(d, (x0 + 34, y + 34), seat, 40,
                          ring=theme.HIGHLIGHT if acting else None)
-        theme.text(d, (x0 + 64, y + 35), str(scores[seat]), 30, theme.INK, bold=True,
+        theme.text(d, (x0 + 64, y + 35), str(scores[seat]), BIG, theme.INK, bold=True,
                    anchor="lm")
         mine = [_disc(c) for c in taken[seat]]
         right = x0 + col_w - 14
@@ -509,10 +511,12 @@ def _draw_seats(
             fresh = {_disc(c) for _, c in act.get("discs", [])}
         if mine:
             value = str(_value(mine, weighted))
-            # the value of this set's discs, right-aligned on the header line's bottom
-            vb = theme.text(d, (right, y + 50), value, TEXT, theme.INK, bold=True, anchor="rs")
-            theme.text(d, (vb[0] - 6, y + 50), theme.tr("this set"), TEXT, theme.MUTED,
-                       anchor="rs")
+            # the value of this set's discs, right-aligned on the header line, after a
+            # little tower (the words "this set" would not fit beside the score at TEXT)
+            vb = theme.text(d, (right, y + 35), value, TEXT, theme.INK, bold=True, anchor="rm")
+            for level, size in enumerate((3, 2, 1)):
+                _paste_disc(d, ("w", size), vb[0] - 20, y + 50 - level * 11, 12 + 6 * size,
+                            11, mark=False)
             _mini_towers(d, x0 + 12, y + SEAT_PANEL_H - 30, mine, col_w - 24, fresh)
         else:
             theme.text(d, (x0 + col_w / 2, y + SEAT_PANEL_H - 38), "-", TEXT, theme.MUTED,
@@ -529,11 +533,11 @@ def _draw_between_sets(
     _frame(d, (MARGIN, top, WIDTH - MARGIN, top + h))
     cx = WIDTH / 2
     if end is None:
-        theme.text(d, (cx, top + h / 2 - 22), theme.tr("set {set}", set=view.get("set", 1)), 38,
+        theme.text(d, (cx, top + h / 2 - 22), theme.tr("set {set}", set=view.get("set", 1)), BIG,
                    theme.INK_DARK, bold=True, anchor="mm")
         theme.text(d, (cx, top + h / 2 + 26), theme.tr("setting up"), TEXT, EDGE, anchor="mm")
         return top + h
-    theme.text(d, (cx, top + 38), theme.tr("set {set}", set=end.get("set", "")), 30,
+    theme.text(d, (cx, top + 38), theme.tr("set {set}", set=end.get("set", "")), TEXT + 2,
                theme.INK_DARK, bold=True, anchor="mm")
     winner = end.get("winner")
     points = end.get("points") or []
@@ -548,7 +552,7 @@ def _draw_between_sets(
         ox = x + 90 + lw + 30
         for s, p in others:  # partners with team_scoring "sum"
             theme.seat_badge(d, (ox + 20, top + 104), s, 40)
-            b = theme.text(d, (ox + 42, top + 104), f"+{p}", 26, theme.INK_DARK, bold=True,
+            b = theme.text(d, (ox + 42, top + 104), f"+{p}", TEXT, theme.INK_DARK, bold=True,
                            anchor="lm")
             ox = b[2] + 20
     if act is not None and act.get("type") == "take":
@@ -629,7 +633,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
                     outline=theme.HIGHLIGHT if first else theme.PANEL_EDGE,
                     width=4 if first else 2)
         cy = y + (row_h - 16) / 2
-        theme.text(d, (x0 + 24, cy), theme.rank_label(rank), 30,
+        theme.text(d, (x0 + 24, cy), theme.rank_label(rank), TEXT,
                    theme.HIGHLIGHT if first else theme.INK, bold=True, anchor="lm")
         bx = x0 + 116
         for s in group:
@@ -644,6 +648,60 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
                    anchor="rm")
         y += row_h
     return theme.to_png(img)
+
+
+# --- alt text -------------------------------------------------------------------------------
+def _alt_discs(discs: list[Disc]) -> str:
+    """"blue 4, red 3" (bottom first)."""
+    return theme.listing([theme.tr("{colour} {size}", colour=theme.tr(COLOUR_NAMES.get(c, c)),
+                                   size=size) for c, size in discs])
+
+
+def _alt_events(events: list[dict], names: theme.Names) -> list[str]:
+    out = []
+    for ev in events:
+        kind = ev.get("type")
+        if kind in ("take", "move") and isinstance(ev.get("seat"), int):
+            out.append(theme.tr("{name}: {action}.", name=theme.seat_name(ev["seat"], names),
+                                action=_move_label(ev)))
+        elif kind == "set_end" and isinstance(ev.get("winner"), int):
+            points = ev.get("points") or []
+            winner = ev["winner"]
+            out.append(theme.tr("Set {set} won by {name}, points: {points}.", set=ev.get("set"),
+                                name=theme.seat_name(winner, names),
+                                points=points[winner] if winner < len(points) else 0))
+    return out
+
+
+@theme.localised
+def alt_text(view: dict[str, Any], events: list[dict] | None = None,
+             names: theme.Names = None) -> str:
+    """The board in words for a screen reader: the set, the last move, every tower (bottom
+    first), each seat's score and the discs it took this set, and who is to move."""
+    towers = [theme.tr("Spot {spot}: {discs}.", spot=i + 1, discs=_alt_discs(_discs(t)))
+              for i, t in enumerate(view.get("towers") or []) if t]
+    weighted = bool(_options(view).get("weighted"))
+    scores = list(view.get("scores") or [])
+    taken = list(view.get("taken") or [])
+    seats = []
+    for s, score in enumerate(scores):
+        mine = [_disc(c) for c in (taken[s] if s < len(taken) else [])]
+        seats.append(theme.tr("{name}: score {score}, this set {value}.",
+                              name=theme.seat_name(s, names), score=score,
+                              value=_value(mine, weighted)))
+    return theme.alt(theme.alt_title(theme.tr("Varanasi"), _subtitle(view)),
+                     *_alt_events(list(events or []), names), *towers, *seats,
+                     theme.alt_to_move(view, names))
+
+
+@theme.localised
+def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
+                       names: theme.Names = None) -> str:
+    """The final ranking in words, by score."""
+    scores = list(outcome.get("scores") or view.get("scores") or [])
+    ranks = list(outcome.get("ranks") or [1] * len(scores))
+    return theme.alt(theme.alt_title(theme.tr("Varanasi")), theme.alt_ranking(
+        scores, ranks, names, theme.N_("{rank}: {name}, points: {score}")))
 
 
 def gallery_samples() -> Iterator[Case]:

@@ -172,3 +172,19 @@ def test_registry() -> None:
     with pytest.raises(ValueError):
         renderers.render("chess", {}, [])
     assert "six_nimmt" in renderers.available()
+
+
+def test_seats_that_have_picked_show_a_face_down_card() -> None:
+    eng, state, events = play("six_nimmt", 5, {}, 9, lambda s, v, e: v["phase"] == "pick" and
+                              sum(p is not None for p in v["picked"]) == 2)
+    view = eng.view(state, None)
+    assert [p for p in view["picked"] if p is not None] == [True, True]  # never which card
+
+    def backs(picked: list) -> int:
+        changed = copy.deepcopy(view)
+        changed["picked"] = picked
+        rgb = decode(R.render_table(changed, events)).convert("RGB")
+        return sum(n for n, colour in rgb.getcolors(1 << 20) if colour == R.CARD_BACK)
+
+    two = backs(view["picked"])
+    assert backs([None] * 5) == 0 < two < backs([True, True, True, None, None])
