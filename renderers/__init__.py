@@ -4,42 +4,35 @@
 game's renderer module's `render_board` / `render_game_over` (each takes a keyword `gettext`:
 the words of the picture in the caller's language, see renderers.theme.tr). A game with
 private decisions (engine info) also has `render_hand(view, seat, gettext=...)`, and a module
-may list its own sample pictures for renderers.gallery as `gallery_samples()`.
+names its own sample pictures for renderers.gallery (its spec's `samples`).
 
-The built-in games' modules are `renderers.<game_id>`, imported only when asked, so one
-missing or broken module never breaks the others; another game (see `engines.register`)
-joins with `register(game_id, module)`.
+Each game's spec (engines/registry.py) names its renderer: for the built-in games the module
+`renderers.<game_id>`, imported only when asked, so one missing or broken module never breaks
+the others. A game registered with `engines.register` brings its own.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
-from engines import GAME_IDS, game_ids
-from engines.registry import Registry
+from engines import game_ids
+from engines.registry import part
 from renderers.theme import Gettext
 
 
-def _missing(game_id: str) -> ModuleType:
-    raise ValueError(f"no renderer for {game_id!r}; games: {', '.join(game_ids())}")
+class Renderer(Protocol):
+    """A game's pictures (a module, usually); `render_hand` too where a decision is private."""
+
+    def render_board(self, view: dict[str, Any], events: list[dict], *,
+                     gettext: Gettext | None = None) -> bytes: ...
+
+    def render_game_over(self, view: dict[str, Any], outcome: dict[str, Any], *,
+                         gettext: Gettext | None = None) -> bytes: ...
 
 
-_RENDERERS: Registry[ModuleType] = Registry("renderers", GAME_IDS, "", _missing)
-
-
-def register(game_id: str, renderer: ModuleType) -> None:
-    """Draw `game_id` (a game added with `engines.register`) with `renderer`."""
-    _RENDERERS.register(game_id, renderer)
-
-
-def unregister(game_id: str) -> None:
-    _RENDERERS.unregister(game_id)
-
-
-def module(game_id: str) -> ModuleType:
-    """The renderer module of `game_id` (ValueError for a game without one)."""
-    return _RENDERERS.get(game_id)
+def module(game_id: str) -> Any:
+    """The `Renderer` of `game_id` (ValueError for an unknown game)."""
+    return part(game_id, "renderer")
 
 
 def available() -> list[str]:
@@ -48,7 +41,7 @@ def available() -> list[str]:
     for game_id in game_ids():
         try:
             module(game_id)
-        except (ImportError, ValueError):
+        except (ImportError, AttributeError, ValueError):
             continue
         found.append(game_id)
     return found
@@ -73,5 +66,4 @@ def render_hand(game_id: str, view: dict[str, Any], seat: int,
     return module(game_id).render_hand(view, seat, gettext=gettext)
 
 
-__all__ = ["available", "module", "register", "render", "render_game_over", "render_hand",
-           "unregister"]
+__all__ = ["Renderer", "available", "module", "render", "render_game_over", "render_hand"]

@@ -458,7 +458,7 @@ __all__ = ["centre", "render_board", "render_game_over", "square_box", "sticks",
 
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: each kind of move, the water, the end."""
-    from renderers.gallery import Stop, game_over, has, play
+    from renderers.gallery import Stop, game_over, has, play, review_cases
 
     moments: list[tuple[str, Stop]] = [
         ("start_throw", lambda s, v, e: has(e, "throw")),
@@ -479,3 +479,4 @@ def gallery_samples() -> Iterator[Case]:
                 yield name, partial(render_board, view, events)
                 break
     yield from game_over("senet", 2, None, 3)
+    yield from review_cases("senet", 2, None, 160)
