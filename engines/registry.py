@@ -12,8 +12,8 @@ a module, "package.module:NAME" for something in it), like a package's entry poi
   the game's own, `PLAYOUT_REVIEWER` (the generic judge) or `NO_REVIEW`;
 - `renderer`: the pictures, a module (or object) with `render_board`, `render_game_over` and,
   for private decisions, `render_hand` (renderers/__init__.py);
-- `samples`: a function yielding the game's gallery pictures (renderers/gallery.py; "" for
-  the standard ones);
+- `samples`: a function yielding the game's gallery pictures, its review's included
+  (renderers/gallery.py; "" for the standard ones: a board, the end, a review);
 - `presentation`: how the bot words and shows it (a `bot.games.Presentation`; "" for the
   generic defaults).
 
