@@ -9,6 +9,7 @@ spec names, then reviewed by its spec's judge."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -107,3 +108,13 @@ async def test_nim_against_a_computer_then_its_review(world: World,
     names = [field.name for field in message.embeds[0].fields]
     assert len(names) == 2 and any("accuracy" in n for n in names)
     assert png_of(await message.attachments[0].read())
+
+
+def test_a_spec_whose_parts_do_not_import_is_refused() -> None:
+    for bad, words in ((replace(nim.SPEC, renderer="tests.helpers.nowhere"), "renderer"),
+                       (replace(nim.SPEC, player="engines.ai.generic:NOBODY"), "player"),
+                       (replace(nim.SPEC, presentation="bot.games.senet:PRESENTATION"),
+                        "presentation is for 'senet'")):
+        with pytest.raises(ValueError, match=words):
+            bot.games.register(bad)
+    assert engines.spec(GAME) is nim.SPEC  # the good one stays
