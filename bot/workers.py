@@ -12,6 +12,11 @@ a bounded queue, so that a replay or a search never delays a board:
 up by the bot (`install`); code that draws calls `run(lane, fn, *args)`, which falls back to
 a thread when no pool is installed. `fn` and its arguments must be picklable plain data.
 
+A worker process knows the built-in games by itself; every job also carries the games
+registered in the bot's process (their `GameSpec`s, plain data: engines/registry.py), which
+the worker registers before running it, so a game added at run time draws and thinks there
+too.
+
 The pools are not `concurrent.futures.ProcessPoolExecutor`: that one moves every job through
 two helper threads (a manager and a queue feeder), and each hand-over of the GIL between them
 and the event loop cost the loop milliseconds under load. Here the event loop itself writes a
@@ -29,6 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
+
+from engines import registry
 
 log = logging.getLogger(__name__)
 
@@ -78,14 +85,15 @@ class WorkerDied(Exception):
 
 
 def _serve(conn: Connection) -> None:
-    """A worker process: run each job read from `conn`, answer (True, result) or
-    (False, exception), until the bot closes its end."""
+    """A worker process: run each job read from `conn` (with the games registered where it
+    was sent), answer (True, result) or (False, exception), until the bot closes its end."""
     while True:
         try:
-            fn, args, kwargs = conn.recv()
+            games, fn, args, kwargs = conn.recv()
         except (EOFError, OSError):
             return
         try:
+            registry.sync(games)
             answer: tuple[bool, Any] = (True, fn(*args, **kwargs))
         except Exception as err:  # noqa: BLE001  (the caller gets it)
             answer = (False, err)
@@ -142,7 +150,7 @@ class ProcessPool:
                 continue
             future = worker.future = asyncio.get_running_loop().create_future()
             try:
-                worker.conn.send((fn, args, kwargs))
+                worker.conn.send((registry.registered(), fn, args, kwargs))
             except (BrokenPipeError, ConnectionResetError):  # died while idle, not yet seen
                 worker.future = None
                 self._replace(worker)

@@ -4,7 +4,7 @@
 game's renderer module's `render_board` / `render_game_over` (each takes a keyword `gettext`:
 the words of the picture in the caller's language, see renderers.theme.tr). A game with
 private decisions (engine info) also has `render_hand(view, seat, gettext=...)`, and a module
-may list its own sample pictures for renderers.gallery as `gallery_samples()`.
+names its own sample pictures for renderers.gallery (its spec's `samples`).
 
 Every picture has alt text (what a screen reader says, Discord's attachment description, at
 most 1024 characters): `alt_text(game_id, view, events)` and `alt_text_game_over(game_id, view,
@@ -12,41 +12,34 @@ outcome)` dispatch to the module's functions of those names, in the language of 
 naming seats by `names` (display names by seat index; default "Player 1", ...). A module
 without them gets a plain description (who is to move; the ranking).
 
-The built-in games' modules are `renderers.<game_id>`, imported only when asked, so one
-missing or broken module never breaks the others; another game (see `engines.register`)
-joins with `register(game_id, module)`.
+Each game's spec (engines/registry.py) names its renderer: for the built-in games the module
+`renderers.<game_id>`, imported only when asked, so one missing or broken module never breaks
+the others. A game registered with `engines.register` brings its own.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
-from engines import GAME_IDS, game_ids
-from engines.registry import Registry
+from engines import game_ids
+from engines.registry import part
 from renderers import theme
 from renderers.theme import Gettext, Names
 
 
-def _missing(game_id: str) -> ModuleType:
-    raise ValueError(f"no renderer for {game_id!r}; games: {', '.join(game_ids())}")
+class Renderer(Protocol):
+    """A game's pictures (a module, usually); `render_hand` too where a decision is private."""
+
+    def render_board(self, view: dict[str, Any], events: list[dict], *,
+                     gettext: Gettext | None = None) -> bytes: ...
+
+    def render_game_over(self, view: dict[str, Any], outcome: dict[str, Any], *,
+                         gettext: Gettext | None = None) -> bytes: ...
 
 
-_RENDERERS: Registry[ModuleType] = Registry("renderers", GAME_IDS, "", _missing)
-
-
-def register(game_id: str, renderer: ModuleType) -> None:
-    """Draw `game_id` (a game added with `engines.register`) with `renderer`."""
-    _RENDERERS.register(game_id, renderer)
-
-
-def unregister(game_id: str) -> None:
-    _RENDERERS.unregister(game_id)
-
-
-def module(game_id: str) -> ModuleType:
-    """The renderer module of `game_id` (ValueError for a game without one)."""
-    return _RENDERERS.get(game_id)
+def module(game_id: str) -> Any:
+    """The `Renderer` of `game_id` (ValueError for an unknown game)."""
+    return part(game_id, "renderer")
 
 
 def available() -> list[str]:
@@ -55,7 +48,7 @@ def available() -> list[str]:
     for game_id in game_ids():
         try:
             module(game_id)
-        except (ImportError, ValueError):
+        except (ImportError, AttributeError, ValueError):
             continue
         found.append(game_id)
     return found
@@ -104,5 +97,5 @@ def alt_text_game_over(game_id: str, view: dict[str, Any], outcome: dict[str, An
     return describe(view, outcome, names=names, gettext=gettext)
 
 
-__all__ = ["alt_text", "alt_text_game_over", "available", "module", "register", "render",
-           "render_game_over", "render_hand", "unregister"]
+__all__ = ["Renderer", "alt_text", "alt_text_game_over", "available", "module", "render",
+           "render_game_over", "render_hand"]

@@ -25,6 +25,9 @@ from PIL import Image
 
 import renderers
 from engines import CHANCE, get_engine
+from engines.ai.review import review, reviewable
+from engines.registry import part
+from renderers import review as review_pictures
 from renderers import theme
 
 # The bot's catalogues hold the words of the pictures too; the gallery (a dev tool) reads the
@@ -104,12 +107,14 @@ def standard_samples(game_id: str, players: int, options: dict | None = None, se
 
 
 def game_samples(game_id: str) -> Iterator[Case]:
-    """The renderer's own `gallery_samples()`, else the standard ones."""
-    make = getattr(renderers.module(game_id), "gallery_samples", None)
+    """The game's own samples (its spec's `samples`), else the standard ones and a review."""
+    make = part(game_id, "samples")
     if make is not None:
         yield from make()
         return
-    yield from standard_samples(game_id, get_engine(game_id).min_players)
+    eng = get_engine(game_id)
+    yield from standard_samples(game_id, eng.min_players)
+    yield from review_cases(game_id, eng.min_players)
 
 
 def tournament() -> Iterator[Case]:
@@ -123,19 +128,13 @@ def tournament() -> Iterator[Case]:
 EXTRAS: dict[str, Callable[[], Iterator[Case]]] = {"tournament": tournament}
 
 
-# The review pictures: a seeded random game (random moves make mistakes to show), cut short
-# where a game runs long, reviewed by engines/ai/review.py.
-REVIEWED: dict[str, tuple[int, dict[str, Any] | None, int]] = {
-    "six_nimmt": (4, {"rounds": 1}, 200), "senet": (2, None, 160),
-    "varanasi": (2, {"sets": 1}, 200), "cows_leopards": (2, None, 40),
-}
-
-
-def review_cases(game_id: str) -> Iterator[Case]:
-    from engines.ai.review import review
-    from renderers import review as pictures
-
-    players, options, moves = REVIEWED[game_id]
+def review_cases(game_id: str, players: int, options: dict[str, Any] | None = None,
+                 moves: int = 200) -> Iterator[Case]:
+    """The review pictures of a seeded random game (random moves make mistakes to show), cut
+    after `moves` moves where a game runs long, reviewed by engines/ai/review.py; none for a
+    game without a review."""
+    if not reviewable(game_id):
+        return
     eng = get_engine(game_id)
     rng = random.Random(5)
     state = eng.new(players, options)
@@ -147,11 +146,11 @@ def review_cases(game_id: str) -> Iterator[Case]:
         state = eng.apply(state, actor, move)
         log.append((actor, move))
     result = review(game_id, options or {}, players, log)
-    yield "review_evaluation", partial(pictures.render_evaluation, result)
+    yield "review_evaluation", partial(review_pictures.render_evaluation, result)
     worst = max(((m["drop"], s["seat"], m) for s in result["seats"] for m in s["mistakes"]),
                 key=lambda e: e[:2], default=None)
     if worst is not None:
-        yield "review_mistake", partial(pictures.render_mistake, game_id, options or {},
+        yield "review_mistake", partial(review_pictures.render_mistake, game_id, options or {},
                                         players, log, worst[2], worst[1])
 
 
@@ -167,8 +166,6 @@ def cases(games: list[str] | None = None) -> Iterator[Case]:
         if games is not None and game_id not in games:
             continue
         for name, draw in game_samples(game_id):
-            yield f"{game_id}_{name}", draw
-        for name, draw in review_cases(game_id):
             yield f"{game_id}_{name}", draw
 
 

@@ -460,7 +460,7 @@ __all__ = ["alt_text", "alt_text_game_over", "centre", "render_board", "render_g
 
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: each kind of move, the water, the end."""
-    from renderers.gallery import Stop, game_over, has, play
+    from renderers.gallery import Stop, game_over, has, play, review_cases
 
     moments: list[tuple[str, Stop]] = [
         ("start_throw", lambda s, v, e: has(e, "throw")),
@@ -481,6 +481,7 @@ def gallery_samples() -> Iterator[Case]:
                 yield name, partial(render_board, view, events)
                 break
     yield from game_over("senet", 2, None, 3)
+    yield from review_cases("senet", 2, None, 160)
 
 
 # --- alt text -------------------------------------------------------------------------------

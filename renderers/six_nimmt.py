@@ -780,7 +780,7 @@ __all__ = [
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: tables, reveals, hands and the end, for four
     option sets."""
-    from renderers.gallery import game_over, has, play
+    from renderers.gallery import game_over, has, play, review_cases
 
     configs = [
         ("standard5", 5, {}),
@@ -822,3 +822,4 @@ def gallery_samples() -> Iterator[Case]:
             yield f"{name}_table_draft", partial(render_table, eng.view(state, None), events)
         for label, draw in game_over("six_nimmt", n, opts, seed):
             yield f"{name}_{label}", draw
+    yield from review_cases("six_nimmt", 4, {"rounds": 1}, 200)

@@ -6,6 +6,9 @@ anything else on the server. The server is `BOT_TEST_POSTGRES_URL` (CI sets it, 
 .ci/postgres.sh), else one answering on 127.0.0.1:5432 with trust authentication. Without
 either the tests that need it are skipped, and the run says so in one line at the end.
 
+`nim_id` registers the test-only fifth game (tests/helpers/nim.py) through its one spec for the
+test, and forgets it after.
+
 `compiled_varanasi_search` likewise skips (and says so at the end) where the install could
 not compile engines/_varanasi_search.c.
 """
@@ -20,6 +23,9 @@ from collections.abc import AsyncIterator, Iterator
 from urllib.parse import urlsplit
 
 import pytest
+
+import engines
+from tests.helpers import nim as nim_game
 
 ENV = "BOT_TEST_POSTGRES_URL"
 LOCAL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -90,6 +96,14 @@ async def postgres_url(postgres_database: str) -> AsyncIterator[str]:
     url = with_setting(postgres_database, "search_path", schema)
     yield with_setting(url, "synchronous_commit", "off")
     await _admin(postgres_database, f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def nim_id() -> Iterator[str]:
+    """The fifth game registered (`engines.register(SPEC)`) for the test; its id."""
+    engines.register(nim_game.SPEC)
+    yield nim_game.GAME_ID
+    engines.unregister(nim_game.GAME_ID)
 
 
 @pytest.fixture(scope="session")

@@ -1,19 +1,22 @@
 """Per-game presentation: how the bot words and shows one game, consumed generically.
 
-Layout (one place per concern, a new game adds one file to each):
+Every game is one `GameSpec` (engines/registry.py), registered once; its parts, one place per
+concern:
 - `engines/<game>.py`: the rules, and `eng.info` (name, seats, sides, which decisions are
   simultaneous or private, chance);
-- `renderers/<game>.py`: the pictures (no discord, no bot);
+- `engines/ai/<game>.py`: the computer player (or, named explicitly, a generic one), and its
+  review's judge (engines/ai/review.py);
+- `renderers/<game>.py`: the pictures and the gallery's samples (no discord, no bot);
 - `bot/games/<game>.py`: this module's `Presentation` for the game, as `PRESENTATION`: move
   labels, narration of events, prompts, which moves are buttons and how a long select is
   grouped, side emoji, the /play description, option help and the /rules guide texts. Its
   texts are marked with `t(locale, "…")` / `N_("…")`, so `python -m bot.i18n.extract` finds
   them in the catalogues.
 
-The four built-in games are found by id (`bot.games.<id>`, imported on first use); another
-game joins with `register(presentation)`. A game without a presentation still plays: the
-base class shows move strings, says nothing about events and puts every move in a select.
-Nothing outside a game's own modules branches on its id: bot/ and renderers/ ask
+The four built-in games are listed in `engines.registry.BUILTIN`; another game joins with one
+call, `register(spec)`, before the bot builds its commands. A game without a presentation
+still plays: the base class shows move strings, says nothing about events and puts every move
+in a select. Nothing outside a game's own modules branches on its id: bot/ and renderers/ ask
 `presentation(game)` and `get_engine(game).info`.
 """
 
@@ -24,8 +27,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import t
-from engines import GAME_IDS, Engine, get_engine
-from engines.registry import Registry
+from engines import Engine, GameSpec, OptionError, get_engine
+from engines import register as register_game
+from engines import unregister as unregister_game
+from engines.registry import PART_NAMES, load, part
 
 log = logging.getLogger(__name__)
 
@@ -126,24 +131,33 @@ def first(events: list[dict[str, Any]], *kinds: str) -> dict[str, Any] | None:
     return next((e for e in events if e["type"] in kinds), None)
 
 
-_PRESENTATIONS: Registry[Presentation] = Registry("bot.games", GAME_IDS, "PRESENTATION",
-                                                  Presentation)
-
-
-def register(presentation_: Presentation) -> None:
-    """Make `presentation_` the presentation of its game (a game added with
-    `engines.register`)."""
-    _PRESENTATIONS.register(presentation_.game, presentation_)
+def register(spec: GameSpec) -> None:
+    """Add the game of `spec`: every part it names must import (checked here, once), then
+    every layer finds them by the game's id, in this process and in the worker processes."""
+    for name in PART_NAMES:
+        path = getattr(spec, name)
+        try:
+            found = load(path) if path else None
+        except (ImportError, AttributeError) as err:
+            raise ValueError(f"{spec.id}: its {name} {path!r} does not import: {err}") from err
+        if name == "presentation" and found is not None and found.game != spec.id:
+            raise ValueError(f"{spec.id}: its presentation is for {found.game!r}")
+    register_game(spec)
 
 
 def unregister(game_id: str) -> None:
-    _PRESENTATIONS.unregister(game_id)
+    unregister_game(game_id)
 
 
 def presentation(game_id: str) -> Presentation:
-    """The presentation of `game_id`: registered, built in, or the generic defaults."""
-    return _PRESENTATIONS.get(game_id)
+    """The presentation of `game_id`: its own, else (or for an unknown game) the generic
+    defaults."""
+    try:
+        found: Presentation | None = part(game_id, "presentation")
+    except OptionError:
+        found = None
+    return found if found is not None else Presentation(game_id)
 
 
-__all__ = ["Phrase", "Presentation", "Who", "events_of", "first", "presentation", "register",
-           "unregister"]
+__all__ = ["GameSpec", "Phrase", "Presentation", "Who", "events_of", "first", "presentation",
+           "register", "unregister"]

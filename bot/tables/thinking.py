@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.tables import computers, turns
 from bot.tables.models import Table
+from engines.ai import choose_move
 
 log = logging.getLogger(__name__)
 
@@ -29,15 +30,11 @@ def move_seed(table_id: int, ply: int, seat: int) -> int:
 
 def choose(game: str, view: dict[str, Any], legal: list[str], seat: int, level: str,
            seed: int, budget: float) -> str:
-    """The computer's move at `level`, else (no player for the game, an error, an illegal
-    answer) a seeded random legal move. Blocking: run it in a worker."""
+    """The move of the computer player the game's spec names, at `level`; should it fail
+    (an error, an illegal answer), a seeded random legal move. Blocking: run it in a worker."""
     move: str | None = None
     try:
-        from engines.ai import choose_move
-
         move = choose_move(game, view, seat, level, seed=seed, budget=budget)
-    except ImportError:  # no computer player for this game: engines.ai.<game>
-        pass
     except Exception:
         log.warning("the %s computer player failed; playing a random move", game,
                     exc_info=True)

@@ -1,4 +1,6 @@
-"""Computer players: one module per game, each choosing from what its seat may see.
+"""Computer players: each game's spec (engines/registry.py) names its own, usually the module
+`engines.ai.<game>`, or explicitly a generic one (engines/ai/generic.py); each chooses from
+what its seat may see.
 
 A player is given `eng.view(state, seat)` (never the state itself), so it cannot peek at
 hands or the undealt deck; where it needs a full position (search), it builds one by
@@ -16,10 +18,25 @@ beginner's random play, better than the one-ply baselines of bench/baselines.py.
 from __future__ import annotations
 
 import random
-from importlib import import_module
+from typing import Protocol
+
+from engines.registry import part
 
 LEVELS = ("easy", "normal", "hard")
-EASY_SKILL = 0.6  # the share of easy's decisions that are normal's
+EASY_SKILL = 0.6  # the share of easy's decisions that are normal's (a player may set its own)
+
+
+class Player(Protocol):
+    """A computer player (a module or an object); it may also set `EASY_SKILL`."""
+
+    def choose(self, view: dict, seat: int, level: str, rng: random.Random,
+               budget: float = 1.0) -> str: ...
+
+
+def player(game: str) -> Player:
+    """The computer player of `game`, as its spec names it."""
+    found: Player = part(game, "player")
+    return found
 
 
 def choose_move(
@@ -29,8 +46,8 @@ def choose_move(
     """The move string `level` plays for `seat` in the position seen as `view`."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-    player = import_module(f"engines.ai.{game}")
+    chosen = player(game)
     rng = random.Random(seed)
-    if level == "easy" and rng.random() < getattr(player, "EASY_SKILL", EASY_SKILL):
+    if level == "easy" and rng.random() < getattr(chosen, "EASY_SKILL", EASY_SKILL):
         level = "normal"
-    return player.choose(view, seat, level, rng, budget)
+    return chosen.choose(view, seat, level, rng, budget)

@@ -16,6 +16,10 @@ hand or a deal the seat could not see. Each judge measures in its game's natural
 - Cows and Leopards: the hard level's alpha-beta evaluation a few moves deep; the loss is
   the evaluation drop, counted in cows (one capture), and mapped to a winning chance for the
   accuracy.
+- Any other game whose spec names `PLAYOUTS` (the generic judge): the mean result of seeded
+  random playouts after each legal move (engines/ai/generic.py), as a chance of winning.
+
+Each game's spec (engines/registry.py) names its `Reviewer`: one of those defined here.
 
 Every loss is also converted to "percentage points of winning chance" (6 nimmt!: 5 per
 expected bullhead), and a move's accuracy is the usual exponential of that drop
@@ -29,13 +33,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from engines import CHANCE, get_engine
+from engines import CHANCE, OptionError, get_engine
 from engines.ai import cows_leopards as cl
+from engines.ai import generic
 from engines.ai import senet as sn
 from engines.ai import six_nimmt as sx
 from engines.ai import varanasi as va
+from engines.registry import part
 
 MISTAKES = 3  # the biggest mistakes listed per seat
 MISTAKE_DROP = 3.0  # percentage points: a smaller drop is not called a mistake
@@ -190,20 +197,57 @@ def _cl_chance(value: float) -> float:
 
 # -- the review -------------------------------------------------------------------------------
 
-# Per game: (a fresh judge, the drop in percentage points for (played, best) values, the unit
-# of the loss shown to players, how the series reads).
-_GAMES: dict[str, tuple[Callable[[], Judge], Callable[[float, float], float], str, str]] = {
-    "varanasi": (_VaranasiJudge, lambda p, b: 100.0 * (b - p), "win", "won"),
-    "senet": (lambda: _senet, lambda p, b: 100.0 * (b - p), "chance", "chance"),
-    "six_nimmt": (lambda: _six_nimmt, lambda p, b: SIX_NIMMT_PCT * (b - p), "bullheads",
-                  "points"),
-    "cows_leopards": (lambda: _cows_leopards,
-                      lambda p, b: 100.0 * (_cl_chance(b) - _cl_chance(p)), "cows", "cows"),
-}
+@dataclass(frozen=True)
+class Reviewer:
+    """How one game's decisions are judged: `new_judge()` makes the judge of one review,
+    `drop(played, best)` is the percentage points of winning chance lost between the values
+    of the move played and the best one, `unit` names the loss shown to players and
+    `series_unit` how the series reads."""
+
+    new_judge: Callable[[], Judge]
+    drop: Callable[[float, float], float]
+    unit: str
+    series_unit: str
+
+
+VARANASI = Reviewer(_VaranasiJudge, lambda p, b: 100.0 * (b - p), "win", "won")
+SENET = Reviewer(lambda: _senet, lambda p, b: 100.0 * (b - p), "chance", "chance")
+SIX_NIMMT = Reviewer(lambda: _six_nimmt, lambda p, b: SIX_NIMMT_PCT * (b - p), "bullheads",
+                     "points")
+COWS_LEOPARDS = Reviewer(lambda: _cows_leopards,
+                         lambda p, b: 100.0 * (_cl_chance(b) - _cl_chance(p)), "cows", "cows")
+
+
+# -- any game whose views hide nothing ----------------------------------------------------------
+
+PLAYOUT_COUNT = 48  # playouts per legal move
+
+
+def _playouts(view: dict, seat: int, legal: list[str], played: str,
+              rng: random.Random) -> Judgement | None:
+    try:
+        eng, state = generic.position(view)
+    except ValueError:
+        return None  # a view with hidden parts: the generic judge cannot see the position
+    values = generic.move_values(eng, state, seat, legal, PLAYOUT_COUNT, rng)
+    best = max(legal, key=lambda m: (values[m], m == played))
+    return values[played], values[best], best, values[best]
+
+
+PLAYOUTS = Reviewer(lambda: _playouts, lambda p, b: 100.0 * (b - p), "chance", "chance")
+
+
+def reviewer(game: str) -> Reviewer | None:
+    """The reviewer the game's spec names (None: the game is not reviewed)."""
+    found: Reviewer | None = part(game, "reviewer")
+    return found
 
 
 def reviewable(game: str) -> bool:
-    return game in _GAMES
+    try:
+        return reviewer(game) is not None
+    except OptionError:  # an unknown game
+        return False
 
 
 def review(game: str, options: dict[str, Any], players: int,
@@ -218,8 +262,10 @@ def review(game: str, options: dict[str, Any], players: int,
                  first, at most MISTAKES), "series": [[index, value] ...]} ...]}
     """
     eng = get_engine(game)
-    make_judge, drop_of, unit, series_unit = _GAMES[game]
-    judge = make_judge()
+    judging = reviewer(game)
+    if judging is None:
+        raise ValueError(f"{game} has no review")
+    judge, drop_of = judging.new_judge(), judging.drop
     state = eng.new(players, dict(options))
     seats: list[dict[str, Any]] = [
         {"seat": s, "accuracy": None, "judged": 0, "mistakes": [], "series": []}
@@ -253,5 +299,6 @@ def review(game: str, options: dict[str, Any], players: int,
             seats[s]["accuracy"] = round(sum(scores[s]) / len(scores[s]), 1)
         found[s].sort(key=lambda m: (-m["drop"], m["index"]))
         seats[s]["mistakes"] = found[s][:MISTAKES]
-    return {"game": game, "unit": unit, "series_unit": series_unit, "plies": len(log),
+    return {"game": game, "unit": judging.unit, "series_unit": judging.series_unit,
+            "plies": len(log),
             "seats": seats}

@@ -12,7 +12,9 @@ import pytest
 from bot.tables import TableError, TableService
 from bot.tables import computers as cpu
 from bot.tables.computers import computer_level, result_user_id
+from bot.tables.thinking import choose
 from tests.bot.backends import Opener
+from tests.helpers import nim
 
 GUILD, CHANNEL, HOST, OTHER = 1, 10, 100, 200
 
@@ -94,10 +96,12 @@ async def test_computer_takes_a_side_and_sides_are_checked(service: TableService
     assert result.table.seats[1].user_id < 0 and result.to_act == [0]
 
 
-@pytest.mark.parametrize("game, side", [("senet", None), ("cows_leopards", 1)])
+@pytest.mark.parametrize("game, side", [("senet", None), ("cows_leopards", 1),
+                                        ("test_nim", None)])
 async def test_member_against_a_computer_plays_to_the_end(
-    service: TableService, game: str, side: int | None
+    service: TableService, game: str, side: int | None, nim_id: str
 ) -> None:
+    """Against the game's own computer player, or the one the fifth game's spec names."""
     table = await service.open_table(GUILD, CHANNEL, game, None, HOST, "Host")
     table = await service.add_computer(table.id, HOST, "normal", side=side)
     await service.start(table.id, HOST, shuffle=True)
@@ -174,3 +178,16 @@ def test_result_entries_are_per_level() -> None:
         taken.add(cpu.seat_user_id("hard", taken))
     assert {result_user_id(u) for u in taken} == {-3} and len(taken) == 3
     assert result_user_id(1234) == 1234 and computer_level(1234) is None
+
+
+def test_the_fifth_game_s_computer_is_its_spec_s_not_a_random_move(
+    nim_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """From heaps 0, 1, 3 only "take 2 from 3" wins: the playouts the spec names find it at
+    every seed, where the random fallback would often not; and nothing failed on the way."""
+    state = nim.ENGINE.load({**nim.ENGINE.dump(nim.ENGINE.new(2)), "heaps": [0, 1, 3]})
+    view, legal = nim.ENGINE.view(state, 0), nim.ENGINE.legal_moves(state, 0)
+    with caplog.at_level("WARNING"):
+        moves = {choose(nim_id, view, legal, 0, level, seed, 0.3)
+                 for level in ("normal", "hard") for seed in range(6)}
+    assert moves == {"take 2 from 3"} and not caplog.records

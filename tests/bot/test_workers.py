@@ -1,6 +1,7 @@
 """The worker processes that draw pictures and think for computer players (bot/workers.py):
-a job's error reaches the caller, and a worker that dies (killed, out of memory) costs its
-own job only: a new process takes its place for the next ones."""
+a job's error reaches the caller, a worker that dies (killed, out of memory) costs its own job
+only: a new process takes its place for the next ones; and a game registered in the bot's
+process draws and thinks in the workers too."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+import renderers
+from bot.tables import thinking
 from bot.workers import Lane, WorkerDied, Workers
+from engines import game_ids, registry
+from engines.ai import choose_move
+from tests.helpers import nim
 
 
 async def test_a_job_s_answer_and_error_come_back_from_the_worker_process() -> None:
@@ -63,3 +69,25 @@ async def test_a_worker_killed_while_idle_is_replaced_before_the_next_job(
     for _ in range(3):  # every later job runs, on the new process
         second = await asyncio.wait_for(one_worker.run(os.getpid), 20)
         assert second not in (first, os.getpid())
+
+
+async def test_a_registered_game_draws_and_thinks_in_the_worker_processes(nim_id: str) -> None:
+    pools = Workers(processes=1)
+    try:
+        boards, search = pools.lane("boards"), pools.lane("search")
+        assert nim_id in await boards.run(game_ids)
+        state = nim.ENGINE.new(2, {"heaps": 4})
+        view = nim.ENGINE.view(state, None)
+        assert await boards.run(renderers.render, nim_id, view, []) == renderers.render(
+            nim_id, view, [])
+        mine = nim.ENGINE.view(state, 0)
+        expected = choose_move(nim_id, mine, 0, "hard", seed=3, budget=0.5)
+        assert await search.run(choose_move, nim_id, mine, 0, "hard", seed=3,
+                                budget=0.5) == expected
+        legal = nim.ENGINE.legal_moves(state, 0)
+        assert await search.run(thinking.choose, nim_id, mine, legal, 0, "hard", 3,
+                                0.5) == expected
+        registry.unregister(nim_id)  # the workers forget it with the next job
+        assert nim_id not in await boards.run(game_ids)
+    finally:
+        pools.close()

@@ -4,6 +4,7 @@ themselves over seeded random games of every game, and the registry's `register`
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,8 +14,10 @@ from engines import (
     game_ids,
     get_engine,
     register,
+    spec,
     unregister,
 )
+from tests.helpers import nim
 from tests.helpers.nim import ENGINE as NIM
 from tests.helpers.playout import random_steps
 
@@ -116,9 +119,10 @@ def test_resigning_without_a_score_leaves_the_others_first() -> None:
 
 
 def test_a_fifth_game_joins_through_the_registry() -> None:
-    register(NIM)
+    register(nim.SPEC)
     try:
         assert get_engine("test_nim") is NIM and game_ids()[-1] == "test_nim"
+        assert spec("test_nim") is nim.SPEC
         rng = random.Random(3)
         steps = list(random_steps(NIM, NIM.new(2), rng))
         assert steps and NIM.parse_move(steps[0][2])[0] == "take"
@@ -127,5 +131,8 @@ def test_a_fifth_game_joins_through_the_registry() -> None:
     assert "test_nim" not in game_ids()
     with pytest.raises(ValueError, match="unknown game"):
         get_engine("test_nim")
-    with pytest.raises(ValueError):
-        register(get_engine("senet"))
+    with pytest.raises(ValueError, match="built-in"):
+        register(replace(nim.SPEC, id="senet"))
+    with pytest.raises(ValueError, match="info.id"):
+        register(replace(nim.SPEC, id="other_nim"))
+    assert "other_nim" not in game_ids()

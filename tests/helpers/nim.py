@@ -1,5 +1,8 @@
 """A test-only fifth game, Nim, written only against the public engine contract: it proves
-that a game joins through `engines.register` with nothing changed elsewhere.
+that a game joins through one spec registered once (`SPEC`, with `bot.games.register`, or
+`engines.register` where only the engine layer is used) with nothing changed elsewhere: the
+generic computer player and review judge, its own pictures (tests/helpers/nim_renderer.py)
+and presentation (tests/helpers/nim_presentation.py), the standard gallery samples.
 
 Heaps of stones; a move `take K from H` removes K (1..3) stones from heap H (1-based); who
 takes the last stone wins. Option `heaps`: how many heaps (2..5), heap i holding i + 2 stones.
@@ -10,9 +13,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines import Decision, Engine, GameInfo, IllegalMove, Option, ranks_from_scores
+from engines import Decision, Engine, GameInfo, GameSpec, IllegalMove, Option, ranks_from_scores
 from engines.base import require_field
 from engines.options import check_options
+from engines.registry import PLAYOUT_PLAYER, PLAYOUT_REVIEWER
 
 GAME_ID = "test_nim"
 
@@ -88,3 +92,12 @@ class Nim(Engine):
 
 
 ENGINE = Nim()
+
+SPEC = GameSpec(
+    id=GAME_ID,
+    engine="tests.helpers.nim:ENGINE",
+    player=PLAYOUT_PLAYER,  # no player of its own: the generic playouts
+    reviewer=PLAYOUT_REVIEWER,
+    renderer="tests.helpers.nim_renderer",
+    presentation="tests.helpers.nim_presentation:PRESENTATION",
+)

@@ -1,5 +1,5 @@
 """How the bot shows the test-only fifth game (tests/helpers/nim.py): one button per move,
-labels and narration; registered with `bot.games.register`."""
+labels and narration; named by its spec (tests/helpers/nim.py)."""
 
 from __future__ import annotations
 

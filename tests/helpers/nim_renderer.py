@@ -1,5 +1,5 @@
 """The test-only fifth game's pictures (tests/helpers/nim.py): heaps of stones in rows. Only
-the public view goes in, like every renderer; registered with `renderers.register`."""
+the public view goes in, like every renderer; named by its spec (tests/helpers/nim.py)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""The gallery writes a decodable sample of every picture."""
+"""The gallery writes a decodable sample of every picture, a registered game's too."""
 
 from __future__ import annotations
 
 from PIL import Image
 
+import renderers
 from renderers import gallery
 
 
@@ -26,3 +27,15 @@ def test_main_usage(tmp_path, capsys) -> None:
     assert gallery.main([str(tmp_path / "out"), "senet"]) == 0
     assert (tmp_path / "out" / "senet_over.png").exists()
     assert "senet_over.png" in capsys.readouterr().out
+
+
+def test_a_registered_game_gets_the_standard_pictures_and_a_review(nim_id: str,
+                                                                    tmp_path) -> None:
+    """The fifth game names no samples of its own: a board, the end and its review."""
+    assert nim_id in renderers.available()
+    paths = gallery.write(tmp_path, [nim_id])
+    names = {p.stem for p in paths}
+    assert {f"{nim_id}_move9", f"{nim_id}_over", f"{nim_id}_review_evaluation"} <= names
+    for p in paths:
+        with Image.open(p) as im:
+            assert im.format == "PNG" and im.width >= 600
