@@ -377,8 +377,10 @@ class SixNimmt(Engine):
         if ph == DEAL:
             return [CHANCE]
         if ph == DRAFT:
+            assert state.drafter is not None
             return [state.drafter]
         if ph == TAKE or ph == SIDE:
+            assert state.pending is not None
             return [state.pending[0]]
         return []
 
@@ -397,8 +399,10 @@ class SixNimmt(Engine):
                 return [_DRAFT_STR[c] for c in state.pool]
             return []
         if ph == TAKE:
+            assert state.pending is not None
             return _TAKE_MOVES[:] if actor == state.pending[0] else []
         if ph == SIDE:
+            assert state.pending is not None
             if actor == state.pending[0]:
                 return _side_moves(_pro_ends(state.rows, state.pending[1])[0])
             return []
@@ -462,6 +466,7 @@ class SixNimmt(Engine):
             return self._pick(st, actor, move, ev)
         if ph == DRAFT:
             return self._draft(st, actor, move, ev)
+        assert st.pending is not None  # phase take or side
         seat, card = st.pending
         if actor != seat:
             if ph == TAKE:
@@ -507,7 +512,7 @@ class SixNimmt(Engine):
             raise IllegalMove("row {row} does not exist", row=parts[1])
 
     @staticmethod
-    def _place_chosen(cfg, st, rows, pts, queue, choice, ev) -> State:
+    def _place_chosen(cfg, st, rows, pts, queue, choice: tuple[int, str], ev) -> State:
         card, seat = queue[0]
         _put(rows, pts, seat, card, *choice, ev)
         return _run(cfg, st.round, rows, st.hands, queue, 1, pts, ev)
@@ -874,6 +879,7 @@ class SixNimmt(Engine):
             else:
                 if not cfg.pro:
                     raise ValueError("phase: 'side' only happens with professional rules")
+                assert ends is not None
                 if len(ends) != 2:
                     raise ValueError(f"pending: card {card} has no tie between two row ends")
         else:  # over
