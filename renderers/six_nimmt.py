@@ -340,7 +340,7 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     T.text(draw, (x0 + 20, y0 + 26), T.tr("points"), TEXT, T.MUTED, anchor="lm")
     line_h = min(64, (y1 - y0 - 64) / n)
     badge = int(min(46, line_h - 4))
-    took: dict[int, int] = {}
+    took = {}
     for ev in events:
         if ev.get("type") == "take":
             took[ev["seat"]] = took.get(ev["seat"], 0) + int(ev.get("bullheads", 0))
@@ -438,8 +438,8 @@ def render_table(view: dict[str, Any], events: list[dict] | None = None) -> byte
     side_w = 260
     width = int(rows_w + side_w + 3 * 24)
     rows_h = 4 * ROW_H + 36
-    height: float = 64 + 24 + rows_h + 24
-    strip_h: float = 0
+    height = 64 + 24 + rows_h + 24
+    strip_h = 0
     if played:
         strip_h = 56 + 72 * 4 / 3 + 66
         height += strip_h + 20
@@ -481,7 +481,6 @@ def _pool(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
         cw = min(inner_w / cols - 8, (inner_h / rows - 8) * 0.75)
         if best is None or cw > best[0]:
             best = (cw, cols)
-    assert best is not None  # the loop ran
     cw, cols = best
     ch = cw * 4 / 3
     for i, c in enumerate(pool):
@@ -533,7 +532,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     height = 64 + 20 + rows_h + 24 + hand_h + 24
     img, d = T.canvas(width, height)
     title = T.tr("6 nimmt!")
-    y: float = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
+    y = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
     title_w = T.text_width(title, 34, True)
     T.seat_badge(d, (32 + title_w + 36, y / 2), seat, 46,
                  ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
@@ -585,7 +584,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     take_h = 0 if not takes else 36 + len(takes) * 70
     height = 64 + 24 + 50 + chh + 76 + 24 + (take_h + 20 if takes else 0)
     img, d = T.canvas(width, height)
-    y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
+    y = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     body = (24, y, width - 24, y + 50 + chh + 76)
     T.panel(d, body, fill=FELT, outline=FELT_EDGE)
     left = (width - step * n) / 2
