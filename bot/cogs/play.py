@@ -36,7 +36,7 @@ def annotation_for(option: Option) -> Any:
         return bool
     if option.kind == "int":
         return app_commands.Range[int, option.low, option.high]
-    return Literal[tuple(option.choices)]  # type: ignore[valid-type]
+    return Literal[tuple(option.choices)]
 
 
 def game_options(game: str) -> list[SlashOption]:

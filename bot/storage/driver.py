@@ -131,7 +131,7 @@ def from_row(cls: type[R], row: Mapping[str, Any], **values: Any) -> R:
     """The dataclass `cls` from a row: every field not given in `values` is the column of its
     name (a column not selected: the field's default), times read with `as_time` and flags
     (stored as 0/1) as bools."""
-    for name, read in _readers(cls):
+    for name, read in _readers(cls):  # type: ignore[arg-type]  # a class is hashable
         if name not in values and name in row:
             values[name] = read(row[name]) if read is not None else row[name]
     return cls(**values)

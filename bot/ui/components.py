@@ -40,7 +40,7 @@ class Rebuilt:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
     ) -> Any:
-        return cls(*(int(value) if name in cls.custom_id_numbers else value  # type: ignore[call-arg]
+        return cls(*(int(value) if name in cls.custom_id_numbers else value
                      for name, value in match.groupdict().items()))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
@@ -122,7 +122,8 @@ async def send_replay(bot: TableBot, interaction: discord.Interaction, table_id:
     loc = interaction_channel_locale(interaction)
     try:
         file = await replay_file(bot.service, table_id, interaction.guild_id,
-                                 locale=getattr(loc, "value", loc), frame_ms=frame_ms(frames))
+                                 locale=cast("str | None", getattr(loc, "value", loc)),
+                                 frame_ms=frame_ms(frames))
     except Busy:
         await interaction.followup.send(t(
             interaction.locale, "Sorry, many replays are being drawn right now. Please try "

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 async def ask(bot: TableBot, interaction: discord.Interaction) -> None:
     loc = interaction.locale
+    assert interaction.channel_id is not None
     table = await bot.service.active_in_channel(interaction.channel_id)
     if table is None:
         await interaction.response.send_message(t(loc, "No game is being played here."),
@@ -40,6 +41,7 @@ async def ask(bot: TableBot, interaction: discord.Interaction) -> None:
 
 
 async def confirm(bot: TableBot, interaction: discord.Interaction, table_id: int) -> None:
+    assert interaction.channel_id is not None
     table = await bot.service.active_in_channel(interaction.channel_id)
     if table is None or table.id != table_id:
         await interaction.response.edit_message(
