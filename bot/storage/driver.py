@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -120,6 +120,10 @@ class Driver(Protocol):
     async def close(self) -> None: ...
 
 
+@overload
+def as_time(value: str | datetime) -> datetime: ...
+@overload
+def as_time(value: None) -> None: ...
 def as_time(value: str | datetime | None) -> datetime | None:
     """A stored time as an aware UTC datetime (SQLite keeps text, PostgreSQL timestamptz)."""
     if value is None or isinstance(value, datetime):

@@ -16,6 +16,7 @@ the callbacks look the table up through `interaction.client.ui` (bot.ui.controll
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -179,7 +180,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
 )
 
 
-def view_of(items: list[ui.Item[Any]]) -> ui.View:
+def view_of(items: Sequence[ui.Item[Any]]) -> ui.View:
     """A View (no timeout) holding `items`; it only carries them to Discord."""
     view = ui.View(timeout=None)
     for item in items:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Final = 1440
 MESSAGE_LIMIT = 2000  # characters of a Discord message
 ORPHAN_GRACE = timedelta(minutes=1)  # a lobby without its message for this long is orphaned
 BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
@@ -139,6 +139,7 @@ class Controller:
         if interaction.guild is None or channel is None:
             await self.tell(interaction, t(loc, "Tables can only be opened in a server channel."))
             return
+        assert not isinstance(channel, discord.abc.PrivateChannel)  # in a server
         perms = interaction.app_permissions
         in_thread = isinstance(channel, discord.Thread)
         send = "send_messages_in_threads" if in_thread else "send_messages"
@@ -178,8 +179,9 @@ class Controller:
         if use_thread:
             name = t(public, "{game} · {host}", game=game_title(public, game),
                      host=display_name(interaction.user))[:100]
+            assert isinstance(channel, discord.TextChannel)  # as _thread_plan asked
             try:
-                thread = await channel.create_thread(  # type: ignore[union-attr]
+                thread = await channel.create_thread(
                     name=name, type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )

@@ -78,6 +78,7 @@ async def season_embed(bot: TableBot, guild_id: int, game: str | None, key: str,
 async def season_choices(bot: TableBot, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete of /leaderboard season: the server's recent seasons, and all."""
+    assert interaction.guild_id is not None  # /leaderboard is for servers only
     settings = await bot.service.get_settings(interaction.guild_id)
     kind = settings.season if settings.season != "none" else "month"
     loc = interaction.locale

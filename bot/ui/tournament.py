@@ -247,6 +247,7 @@ class TournamentUI:
         perms = interaction.permissions
         if perms.manage_guild or perms.administrator:
             return True
+        assert interaction.guild_id is not None  # tournaments are run in servers
         settings = await self.bot.service.get_settings(interaction.guild_id)
         roles = {role.id for role in getattr(interaction.user, "roles", [])}
         return settings.organiser_role_id is not None and settings.organiser_role_id in roles
@@ -267,6 +268,7 @@ class TournamentUI:
         from bot.tournaments.service import parse_start
 
         assert self.service is not None and interaction.guild_id is not None
+        assert interaction.channel_id is not None
         if not await self.is_organiser(interaction):
             await self.refuse(interaction, TournamentError("not_organiser"))
             return
