@@ -8,41 +8,55 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+import tempfile
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot import metrics, workers
-from bot.cogs.computers import ComputersCog
-from bot.cogs.game import GameCog
-from bot.cogs.history import HistoryCog
-from bot.cogs.info import InfoCog
-from bot.cogs.play import PlayCog
-from bot.cogs.review import ReviewCog
-from bot.cogs.settings import SettingsCog
-from bot.cogs.tournament import TournamentCog
 from bot.config import Config
+from bot.features.common.components import route
+from bot.features.common.faults import on_tree_error
+from bot.features.common.locales import ServerLanguages
+from bot.features.common.places import Places
+from bot.features.common.services import Services
+from bot.features.guide.cog import GuideCog
+from bot.features.guide.guide import GUIDE_ITEMS
+from bot.features.history.cog import HistoryCog
+from bot.features.info.cog import InfoCog
+from bot.features.lobby.cog import LobbyCog
+from bot.features.lobby.components import LobbyButton, LobbyPresses
+from bot.features.lobby.lobbies import LobbyKeeper, LobbyReplacer, ReplaceLobby
+from bot.features.lobby.opening import LobbyActions
+from bot.features.review.cog import ReviewCog
+from bot.features.review.review import MistakeButton
+from bot.features.settings.cog import SettingsCog
+from bot.features.table.cog import TableCog
+from bot.features.table.components import TABLE_ITEMS, TablePresses
+from bot.features.table.computers import ComputerRunner
+from bot.features.table.deadlines import Deadlines
+from bot.features.table.moves import TableActions
+from bot.features.table.publish import Publisher
+from bot.features.table.resign import ConfirmResign, Resigner
+from bot.features.table.sweeper import Sweeper
+from bot.features.tournaments.cog import TournamentCog
+from bot.features.tournaments.seasons import Seasons
+from bot.features.tournaments.tournament import (
+    TournamentButton,
+    TournamentPresses,
+    TournamentUI,
+)
 from bot.i18n import Translator
 from bot.i18n import commands as command_ids
-from bot.storage import open_database
+from bot.storage import Repository, open_database
 from bot.tables import TableService
 from bot.tables.thinking import choose
+from bot.tournaments.season_book import SeasonBook
 from bot.tournaments.service import TournamentService
-from bot.ui.components import DYNAMIC_ITEMS
-from bot.ui.computers import ComputerRunner
-from bot.ui.controller import Controller
-from bot.ui.deadlines import Deadlines
-from bot.ui.faults import on_tree_error
-from bot.ui.guide import GUIDE_ITEMS
-from bot.ui.lobbies import ReplaceLobby
-from bot.ui.locales import ServerLanguages
-from bot.ui.resign import ConfirmResign
-from bot.ui.seasons import Seasons
-from bot.ui.sweeper import Sweeper
-from bot.ui.tournament import TournamentButton, TournamentUI
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -54,7 +68,8 @@ async def think(*args: Any) -> str:
 
 
 class TableBot(commands.Bot):
-    """`service` and `ui` (the controller) exist once `setup_hook` has run."""
+    """Opens the database, assembles the features (bot/features/) with the services they
+    need, and keeps what it assembled for shutdown (and for tests to look at)."""
 
     def __init__(
         self, config: Config, *, rng: random.Random | None = None,
@@ -69,43 +84,62 @@ class TableBot(commands.Bot):
         self.config = config
         self.rng = rng
         self.clock = clock  # the service's clock (tests pass simulated time)
-        self.repo: Any = None
-        self.service: TableService = None  # type: ignore[assignment]
-        self.ui = Controller(self)
-        self.computers = ComputerRunner(self)
-        self.sweeper = Sweeper(self)
+        self.repo: Repository | None = None
         self.workers: Workers | None = None
-        self.deadlines = Deadlines(self)
-        self.languages = ServerLanguages(self)  # /settings language per server
-        self.tournaments: TournamentService | None = None
-        self.tournaments_ui = TournamentUI(self)  # also the runner of tournament steps
-        self.seasons = Seasons(self)
         self._recovery: asyncio.Task[None] | None = None
         self._timing: set[asyncio.Task[None]] = set()
+        self._ready_work: tuple[Callable[[], Awaitable[None]], *tuple[Callable[[], None], ...]]
+        self._stopping: list[Callable[[], Awaitable[None] | None]] = []
 
     async def setup_hook(self) -> None:
-        self.repo = await open_database(self.config.database)
+        self.repo = repo = await open_database(self.config.database)
         self.workers = Workers(self.config.workers)
         workers.install(self.workers)
-        self.service = TableService(self.repo, rng=self.rng, now=self.clock, think=think)
-        self.tournaments = TournamentService(self.repo, self.service, rng=self.rng)
-        self.tournaments_ui.install(self.tournaments)
-        await self.add_commands()
+        self.service = TableService(repo, rng=self.rng, now=self.clock, think=think)
+        self.tournaments = TournamentService(repo, self.service, rng=self.rng)
+        await self.assemble()
         if self.config.sync_commands:
             await self.sync_commands()
         else:
             await self.learn_command_ids()
         self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
 
-    async def add_commands(self) -> None:
-        """The slash commands (with their translations) and the persistent components."""
+    async def assemble(self) -> None:
+        """Every feature with what it needs, its slash commands (with their translations)
+        and its persistent components, routed to their handlers."""
         await self.tree.set_translator(Translator())
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
-        for cog in (PlayCog(self), GameCog(self), InfoCog(self), HistoryCog(self),
-                    SettingsCog(self), ComputersCog(self), TournamentCog(self), ReviewCog(self)):
+        assert self.repo is not None
+        languages = ServerLanguages(self, self.service.chosen_language)
+        services = Services(self, self.config, self.service, languages)
+        places = Places(self, services.languages)
+        publisher = Publisher(services, places)
+        computers = ComputerRunner(services.tables, publisher)
+        publisher.on_posted(computers.poke)
+        deadlines = Deadlines(services, places, publisher)
+        sweeper = Sweeper(services.tables, publisher)
+        keeper = LobbyKeeper(services, places)
+        sweeper.add_chore(keeper.expire)
+        table, lobby = TableActions(services, publisher), LobbyActions(services, keeper, publisher)
+        book = SeasonBook(self.repo, services.tables.now)
+        seasons = Seasons(book, places, services.owns_guild)
+        tournaments = TournamentUI(services, self.tournaments, places, publisher, seasons,
+                                   deadlines.wake)
+        deadlines.add_pass(tournaments.run_pass)
+        self.seasons, self.publisher, self.table_actions = seasons, publisher, table
+        for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
+                             (LobbyReplacer, keeper), (TournamentPresses, tournaments),
+                             (Services, services), (ServerLanguages, services.languages)):
+            route(self, kind, target)
+        for cog in (LobbyCog(services, self.tree, lobby, keeper), TableCog(services, table),
+                    GuideCog(services, self.tree), InfoCog(services, book),
+                    HistoryCog(services), SettingsCog(services), ReviewCog(services),
+                    TournamentCog(services, self.tree, tournaments)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *GUIDE_ITEMS, ConfirmResign, ReplaceLobby,
-                               TournamentButton)
+        self.add_dynamic_items(*TABLE_ITEMS, LobbyButton, *GUIDE_ITEMS, ConfirmResign,
+                               ReplaceLobby, TournamentButton, MistakeButton)
+        self._ready_work = (table.recover, deadlines.start, sweeper.start)
+        self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop]
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the
@@ -137,9 +171,10 @@ class TableBot(commands.Bot):
 
     async def _after_ready(self) -> None:
         """Once connected: post what a restart left unposted, then watch the deadlines."""
-        await self.ui.recover()
-        self.deadlines.start()
-        self.sweeper.start()
+        recover, *starts = self._ready_work
+        await recover()
+        for start in starts:
+            start()
 
     async def sync_commands(self) -> int:
         """Register the slash commands: in one guild at once for development, else globally;
@@ -169,10 +204,10 @@ class TableBot(commands.Bot):
         """Close the database (also used by tests that swap bots without closing them)."""
         if self._recovery is not None and not self._recovery.done():
             self._recovery.cancel()
-        await self.deadlines.stop()
-        self.sweeper.stop()
-        self.tournaments_ui.stop()
-        await self.computers.stop()
+        for stop in self._stopping:
+            stopped = stop()
+            if stopped is not None:
+                await stopped
         if self.workers is not None:
             workers.install(None)
             self.workers.close()
@@ -200,10 +235,17 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
 
 
 class _CommandsOnly(TableBot):
-    """For `python -m bot sync`: the slash commands without the database or the gateway."""
+    """For `python -m bot sync`: the slash commands without the gateway, assembled over a
+    throwaway database (nothing is read or kept)."""
 
     async def setup_hook(self) -> None:
-        await self.add_commands()
+        with tempfile.TemporaryDirectory() as folder:
+            self.repo = await open_database(Path(folder) / "commands.sqlite3")
+            self.service = TableService(self.repo)
+            self.tournaments = TournamentService(self.repo, self.service)
+            await self.assemble()
+            await self.repo.close()
+            self.repo = None
 
 
 def create_bot(config: Config, *, rng: random.Random | None = None) -> TableBot:

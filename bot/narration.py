@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.features.common.badges import seat_label
 from bot.games import Phrase, presentation
 from bot.i18n.grammar import join_phrases, subject_sentence
-from bot.ui.badges import seat_label
 
 
 def phrases(game: str, events: Sequence[dict[str, Any]], names: Sequence[str],

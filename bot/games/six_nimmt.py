@@ -1,6 +1,6 @@
 """6 nimmt! as the bot shows it: row buttons, card groups by tens, the take / row-end / draft
 prompts, narration, the /rules guide (written from docs/rules/six_nimmt.md). Face-down picks
-are private (engine info): bot.ui.hands asks for them. See bot/games/__init__.py."""
+are private (engine info): bot.features.table.hands asks for them. See bot/games/__init__.py."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ RENDERER_KEYWORDS = {
     "N_": None,
 }
 METHOD_MAP = [("**.py", "python")]
-TREE_LOCATION = "bot/cogs/(slash-commands)"
+TREE_LOCATION = "bot/features/(slash-commands)"
 
 HEADER = ("# Messages of the board-game bot. Refresh with `python -m bot.i18n.extract`;\n"
           "# msgctxt \"command\"/\"option\": slash-command and option names (lowercase, no\n"
@@ -90,17 +90,17 @@ def source_messages() -> list[Message]:
 
 def app_commands_list() -> list[object]:
     """The bot's slash commands (built without a running bot)."""
-    from bot.cogs.computers import ComputersCog
-    from bot.cogs.game import GameCog
-    from bot.cogs.history import HistoryCog
-    from bot.cogs.info import InfoCog
-    from bot.cogs.play import play_group
-    from bot.cogs.review import ReviewCog
-    from bot.cogs.settings import SettingsCog
-    from bot.cogs.tournament import tournament_group
+    from bot.features.guide.cog import GuideCog
+    from bot.features.history.cog import HistoryCog
+    from bot.features.info.cog import InfoCog
+    from bot.features.lobby.cog import play_group
+    from bot.features.review.cog import ReviewCog
+    from bot.features.settings.cog import SettingsCog
+    from bot.features.table.cog import TableCog
+    from bot.features.tournaments.cog import tournament_group
 
     commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
-    for cog in (GameCog, InfoCog, ComputersCog, HistoryCog, SettingsCog, ReviewCog):
+    for cog in (TableCog, GuideCog, InfoCog, HistoryCog, SettingsCog, ReviewCog):
         commands.extend(cog.__cog_app_commands__)
     return commands
 

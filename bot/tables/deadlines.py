@@ -202,6 +202,12 @@ class DeadlineMixin:
         stored = await self._repo.get_guild_settings(guild_id)
         return GuildSettings(guild_id, **stored) if stored else GuildSettings(guild_id)
 
+    async def chosen_language(self, guild_id: int) -> str | None:
+        """The language the server chose with /settings; None when it never stored
+        settings (its channels then speak Discord's guild locale)."""
+        stored = await self._repo.get_guild_settings(guild_id)
+        return stored.get("language") if stored else None
+
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings (names of SETTING_NAMES); TableError("bad_setting")."""
         for name, value in changes.items():

@@ -36,6 +36,7 @@ from bot.tables import computers, ratings
 from bot.tables.deadlines import PRESETS, process_name
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Table
+from bot.tables.service import TableService
 from bot.tournaments import pairing
 from engines import get_engine
 
@@ -166,7 +167,7 @@ def parse_start(text: str | None, now: datetime) -> datetime:
 class TournamentService:
     """Tournaments over a TableService; `host` is the Discord side (set by the bot)."""
 
-    def __init__(self, repo: Repository, tables: Any, rng: random.Random | None = None,
+    def __init__(self, repo: Repository, tables: TableService, rng: random.Random | None = None,
                  now: Callable[[], datetime] | None = None) -> None:
         self._repo = repo
         self.tables = tables
@@ -183,6 +184,10 @@ class TournamentService:
     def add_listener(self, listener: Callable[[], None]) -> None:
         """`listener()` is called when a tournament may be due sooner (a table ended)."""
         self._listeners.append(listener)
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the sign-up message (edited as the tournament goes on)."""
+        await self._repo.set_tournament_message(tournament_id, message_id)
 
     # -- reading ---------------------------------------------------------------------------
 

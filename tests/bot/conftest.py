@@ -26,10 +26,10 @@ from PIL import Image
 
 from bot.client import TableBot
 from bot.config import Config
+from bot.features.common.badges import seat_label
+from bot.features.table.controls import group_of
 from bot.storage import open_database
 from bot.tables import Table
-from bot.ui.badges import seat_label
-from bot.ui.moves import group_of
 from tests.bot.backends import (  # noqa: F401  (fixtures)
     backend_target,
     opener,
@@ -182,7 +182,7 @@ class World:
 
     async def before_play(self, host: str) -> None:
         """A member may /play once per cooldown: let it pass for a second table."""
-        from bot.cogs.play import OPEN_COOLDOWN
+        from bot.features.lobby.cog import OPEN_COOLDOWN
 
         if host in self.hosts:
             await self.env.advance_time(OPEN_COOLDOWN[1])

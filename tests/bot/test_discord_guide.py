@@ -7,8 +7,8 @@ import re
 
 import simcord
 
+from bot.features.guide.texts import PAGES
 from bot.i18n import commands
-from bot.ui.guide_texts import PAGES
 from engines import GAME_IDS, get_engine
 from tests.bot.conftest import World, children, custom_ids, open_and_start, png_of, resign
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import io
 
+from bot.features.review import review as review_ui
 from PIL import Image
 
-from bot.ui import review as review_ui
 from tests.bot.conftest import World, button_ids, open_and_start
 from tests.bot.test_discord_history import finish
 

@@ -12,11 +12,11 @@ from typing import Any
 import discord
 import pytest
 
+from bot.features.tournaments.tournament import error_text
 from bot.tables import TableError
 from bot.tables import computers as cpu
 from bot.tables.pipeline import auto_turn
 from bot.tournaments.service import Tournament, TournamentError
-from bot.ui.tournament import error_text
 from tests.bot.conftest import World, button_ids, png_of, resign
 
 

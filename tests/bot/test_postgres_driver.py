@@ -386,8 +386,8 @@ async def test_work_for_an_answered_player_queues_for_a_busy_pool(postgres_url: 
 async def test_an_interaction_is_patient_only_once_acknowledged() -> None:
     from types import SimpleNamespace
 
+    from bot.features.common.faults import defer
     from bot.storage.driver import is_player_answered
-    from bot.ui.faults import defer
 
     async def acknowledge(**options: object) -> None:
         assert not is_player_answered()  # before the answer: refuse fast, within 3 seconds

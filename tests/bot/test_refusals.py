@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from bot.features.common.errors import table_error_text
 from bot.i18n.refusals import error_reason
 from bot.tables import TableError, TableService
 from bot.tables.errors import reason_params
-from bot.ui.errors import table_error_text
 from engines import IllegalMove, OptionError, get_engine
 from engines.explained import Word
 from engines.six_nimmt import _side_message

@@ -1,1 +1,0 @@
-"""Slash commands: thin adapters that hand every interaction to bot.ui.controller."""

@@ -1,0 +1,186 @@
+"""Every interaction gets an answer, whatever fails behind it.
+
+A command, button or select that raises (the database is unavailable, Discord failed, a bug)
+is answered privately in the user's language, and the error is logged once with its cause:
+
+- `bot.storage.Unavailable` (locked, disk full, read-only, gone): "I couldn't save that —
+  nothing changed, please try again in a minute" (the unit of work rolled back whole);
+- a cooldown: how long to wait; a table's refusal (TableError): its polite sentence;
+- anything else: a short apology ("This interaction failed" is never left).
+
+A public "thinking…" deferral (/play, /history, /replay) is deleted first, so it is never left
+thinking and the answer stays private. Slash commands reach here through `tree.on_error`;
+components through the `guarded` decorator on their callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot import metrics
+from bot.features.common.errors import table_error_text
+from bot.i18n import N_, t
+from bot.storage import Unavailable
+from bot.storage.driver import note_player_answered
+from bot.tables import TableError
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE = N_("I couldn't save that — nothing changed, please try again in a minute.")
+FAILED = N_("Sorry, something went wrong on my side. Please try again in a moment.")
+COOLDOWN = N_("Please wait {seconds} seconds before using this again.")
+PUBLIC_DEFER = "public_defer"  # interaction.extras key: deferred with a public "thinking…"
+
+F = TypeVar("F", bound=Callable[..., Awaitable[None]])
+T = TypeVar("T")
+
+
+def mark_public_defer(interaction: discord.Interaction) -> None:
+    """Remember that this interaction shows a public "thinking…" (see `answer_failure`)."""
+    interaction.extras[PUBLIC_DEFER] = True
+
+
+async def defer(interaction: discord.Interaction, **options: Any) -> None:
+    """Acknowledge the interaction (Discord's 3 seconds are met); after that the database
+    work of this interaction queues for a busy PostgreSQL pool rather than being refused."""
+    await interaction.response.defer(**options)
+    note_player_answered()
+
+
+async def defer_publicly(interaction: discord.Interaction) -> None:
+    """`defer(thinking=True)` visible to everyone, remembered for `answer_failure`."""
+    await defer(interaction, thinking=True)
+    mark_public_defer(interaction)
+
+
+def now() -> float:
+    """The cooldowns' clock: monotonic (immune to clock changes), never 0 (discord.py's
+    Cooldown reads 0 as "use time.time()")."""
+    return time.monotonic() + 1.0
+
+
+def cooldown(rate: int, per: float) -> Callable[[discord.Interaction], bool]:
+    """An app-command check: `rate` uses per `per` seconds per member and server, with
+    discord.py's Cooldown buckets (one set per call, so per bot); over the limit it raises
+    CommandOnCooldown, which `on_tree_error` answers with the time to wait."""
+    buckets: dict[tuple[int | None, int], app_commands.Cooldown] = {}
+
+    def check(interaction: discord.Interaction) -> bool:
+        key = (interaction.guild_id, interaction.user.id)
+        if key not in buckets and len(buckets) >= 10_000:
+            buckets.clear()  # old buckets have long cooled down
+        bucket = buckets.setdefault(key, app_commands.Cooldown(rate, per))
+        retry = bucket.update_rate_limit(now())
+        if retry:
+            raise app_commands.CommandOnCooldown(bucket, retry)
+        return True
+
+    return check
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command raised, out of discord.py's CommandInvokeError."""
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        error = error.__cause__ or getattr(error, "original", None) or error
+        if not isinstance(error, app_commands.AppCommandError):
+            break
+    return error
+
+
+def failure_text(error: BaseException, locale: object) -> str:
+    if isinstance(error, TableError):  # a refusal that surfaced outside its usual place
+        return table_error_text(error, locale)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t(locale, COOLDOWN, seconds=max(1, round(error.retry_after)))
+    if isinstance(error, Unavailable):
+        return t(locale, UNAVAILABLE)
+    return t(locale, FAILED)
+
+
+def kind_of(error: BaseException) -> str:
+    """A short name for metrics and logs."""
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return "cooldown"
+    if isinstance(error, TableError):
+        return "refusal"
+    if isinstance(error, Unavailable):
+        return "database"
+    if isinstance(error, discord.HTTPException):
+        return "discord"
+    return "bug"
+
+
+def log_failure(interaction: discord.Interaction, error: BaseException) -> None:
+    """Once per failure: a warning with the cause for an outage, a traceback for a bug."""
+    what = getattr(interaction.command, "qualified_name", None) or (
+        (interaction.data or {}).get("custom_id") if isinstance(interaction.data, dict) else None)
+    kind = kind_of(error)
+    metrics.error(kind)
+    if kind in ("cooldown", "refusal"):
+        return
+    if kind in ("database", "discord"):
+        cause = error.__cause__ or error
+        log.warning("%s by %s failed: %s (%r)", what, interaction.user.id, kind, cause)
+    else:
+        log.error("%s by %s failed", what, interaction.user.id, exc_info=error)
+
+
+async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer privately, whatever state the interaction is in; never raises."""
+    error = unwrap(error)
+    log_failure(interaction, error)
+    text = failure_text(error, interaction.locale)
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        if interaction.extras.get(PUBLIC_DEFER):
+            # the first follow-up would fill the public "thinking…" message: remove it
+            interaction.extras.pop(PUBLIC_DEFER, None)
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException as err:
+                log.info("could not remove a public deferral: %s", err)
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException as err:  # Discord itself is failing: nothing more to do
+        log.info("could not answer a failed interaction: %s", err)
+
+
+AUTOCOMPLETE_BUDGET = 2.0  # seconds: Discord drops autocomplete answers after 3
+
+
+async def choices_in_time(work: Awaitable[list[T]]) -> list[T]:
+    """An autocomplete's choices, or none when the database cannot answer in time (Discord
+    would drop a late answer anyway, and an error shows the user nothing better)."""
+    try:
+        return await asyncio.wait_for(work, AUTOCOMPLETE_BUDGET)
+    except (Unavailable, TableError, TimeoutError) as err:
+        log.info("autocomplete without choices: %r", err)
+        return []
+
+
+def guarded(callback: F) -> F:
+    """A component callback that answers (privately) whatever it raises."""
+
+    @functools.wraps(callback)
+    async def run(self: Any, interaction: discord.Interaction, *args: Any) -> None:
+        try:
+            await callback(self, interaction, *args)
+        except Exception as err:
+            await answer_failure(interaction, err)
+
+    return run  # type: ignore[return-value]
+
+
+async def on_tree_error(interaction: discord.Interaction, error: app_commands.AppCommandError
+                        ) -> None:
+    """`tree.on_error`: slash commands and their checks (cooldowns included)."""
+    await answer_failure(interaction, error)

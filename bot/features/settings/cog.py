@@ -1,0 +1,68 @@
+"""/settings (Manage Server): a server's defaults for its tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.features.common.commands import FeatureCog, slash
+from bot.features.settings import settings as ui
+from bot.i18n import N_
+
+# Option help: the defaults of the server's tables, then who may do what.
+DEFAULTS_HELP = {
+    "deadline": N_("Default time per move"),
+    "absence": N_("What happens when a player keeps missing turns"),
+    "max_misses": N_("Missed turns in a row before that happens"),
+    "channel": N_("Play each table in a new thread, or in the channel itself"),
+    "language": N_("Language of the bot's messages in channels"),
+    "max_tables": N_("Most tables open at once on this server (default 50)"),
+    "lobby_minutes": N_("Minutes a lobby waits to be started before it closes (default 30)"),
+    "season": N_("Leaderboard seasons; the season's end is posted in this channel"),
+}
+ROLE_HELP = {
+    "cancel_role": N_("A role whose members may cancel any table"),
+    "clear_cancel_role": N_("Remove the cancel role"),
+    "organiser_role": N_("A role whose members may run tournaments"),
+    "clear_organiser_role": N_("Remove the organiser role"),
+}
+
+
+class SettingsCog(FeatureCog):
+    @slash("settings", N_("Show or change this server's settings for game tables"),
+           **DEFAULTS_HELP, **ROLE_HELP)
+    @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
+                          channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES,
+                          season=ui.SEASON_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(
+        self, interaction: discord.Interaction,
+        deadline: int | None = None,
+        absence: str | None = None,
+        max_misses: app_commands.Range[int, 1, 10] | None = None,
+        channel: str | None = None,
+        language: str | None = None,
+        cancel_role: discord.Role | None = None,
+        clear_cancel_role: bool | None = None,
+        max_tables: app_commands.Range[int, 1, 500] | None = None,
+        lobby_minutes: app_commands.Range[int, 5, 1440] | None = None,
+        organiser_role: discord.Role | None = None,
+        clear_organiser_role: bool | None = None,
+        season: str | None = None,
+    ) -> None:
+        values = {"deadline_seconds": deadline, "absence_rule": absence,
+                  "max_misses": max_misses, "channel_policy": channel, "language": language,
+                  "max_tables": max_tables, "lobby_minutes": lobby_minutes, "season": season}
+        changes: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
+        for name, role, clear in (("cancel_role_id", cancel_role, clear_cancel_role),
+                                  ("organiser_role_id", organiser_role, clear_organiser_role)):
+            if role is not None:
+                changes[name] = role.id
+            elif clear:
+                changes[name] = None
+        if season is not None:  # the season's end is posted where it was chosen
+            changes["season_channel_id"] = interaction.channel_id
+        await ui.settings_command(self.services, interaction, changes)
+

@@ -1,0 +1,159 @@
+"""/settings: show and change a server's defaults (turn deadline, absent players, where
+tables are played, language, who may cancel tables). Labels shared with /play and the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot.features.common.badges import COLOUR
+from bot.features.common.errors import table_error_text
+from bot.features.common.faults import defer
+from bot.features.common.services import Services
+from bot.i18n import LANGUAGES, N_, t
+from bot.i18n.commands import t_plain
+from bot.tables import PRESETS, GuildSettings, TableError
+
+DEADLINE_LABELS: dict[int, str] = {
+    60: N_("1 minute"),
+    300: N_("5 minutes"),
+    900: N_("15 minutes"),
+    3600: N_("1 hour"),
+    21600: N_("6 hours"),
+    43200: N_("12 hours"),
+    86400: N_("24 hours"),
+    172800: N_("48 hours"),
+}
+ABSENCE_LABELS: dict[str, str] = {
+    "takeover": N_("the computer takes over"),
+    "forfeit": N_("the player forfeits"),
+}
+POLICY_LABELS: dict[str, str] = {
+    "thread": N_("a new thread for each table"),
+    "channel": N_("in the channel itself"),
+}
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語"}
+
+DEADLINE_CHOICES = [app_commands.Choice(name=locale_str(DEADLINE_LABELS[s]), value=s)
+                    for s in PRESETS]
+ABSENCE_CHOICES = [app_commands.Choice(name=locale_str(label), value=rule)
+                   for rule, label in ABSENCE_LABELS.items()]
+POLICY_CHOICES = [app_commands.Choice(name=locale_str(label), value=policy)
+                  for policy, label in POLICY_LABELS.items()]
+LANGUAGE_CHOICE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語 (Japanese)"}
+LANGUAGE_CHOICES = [app_commands.Choice(name=locale_str(LANGUAGE_CHOICE_NAMES[lang]), value=lang)
+                    for lang in LANGUAGES]
+
+BAD_SETTING = N_("Sorry, that setting can't be used: {reason}")
+
+
+def deadline_label(locale: object, seconds: int) -> str:
+    label = DEADLINE_LABELS.get(seconds)
+    if label is not None:
+        return t(locale, label)
+    return t(locale, "{minutes} minutes", minutes=round(seconds / 60))
+
+
+def absence_label(locale: object, rule: str) -> str:
+    return t(locale, ABSENCE_LABELS[rule]) if rule in ABSENCE_LABELS else rule
+
+
+def rules_line(locale: object, seconds: int, rule: str, misses: int) -> str:
+    """'24 hours per move · after 3 missed turns in a row: the computer takes over'."""
+    return t(locale, "{deadline} per move · after {misses} missed turns in a row: {rule}",
+             deadline=deadline_label(locale, seconds), misses=misses,
+             rule=absence_label(locale, rule))
+
+
+SEASON_LABELS = {"none": N_("no seasons"), "month": N_("monthly"), "quarter": N_("quarterly")}
+SEASON_CHOICES = [app_commands.Choice(name=locale_str(label), value=kind)
+                  for kind, label in SEASON_LABELS.items()]
+
+
+def season_label(locale: object, settings: GuildSettings) -> str:
+    label = t(locale, SEASON_LABELS.get(settings.season, settings.season))
+    if settings.season != "none" and settings.season_channel_id is not None:
+        channel = "<#" + str(settings.season_channel_id) + ">"
+        label = t(locale, "{seasons}, announced in {channel}", seasons=label, channel=channel)
+    return label
+
+
+def settings_embed(settings: GuildSettings, locale: object, language: str) -> discord.Embed:
+    embed = discord.Embed(title=t(locale, "Settings of this server"), colour=COLOUR)
+    role = (f"<@&{settings.cancel_role_id}>" if settings.cancel_role_id is not None
+            else t(locale, "none (Manage Messages only)"))
+    organisers = (f"<@&{settings.organiser_role_id}>" if settings.organiser_role_id is not None
+                  else t(locale, "none (Manage Server only)"))
+    rows = [
+        (t(locale, "Time per move"), deadline_label(locale, settings.deadline_seconds)),
+        (t(locale, "When a player misses turns"), absence_label(locale, settings.absence_rule)),
+        (t(locale, "Missed turns in a row before that"), str(settings.max_misses)),
+        (t(locale, "Where tables are played"),
+         t(locale, POLICY_LABELS.get(settings.channel_policy, settings.channel_policy))),
+        (t(locale, "Language of the bot's messages"), LANGUAGE_NAMES.get(language, language)),
+        (t(locale, "Role that may cancel any table"), role),
+        (t(locale, "Tables open at once, at most"), str(settings.max_tables)),
+        (t(locale, "A lobby not started closes after"),
+         t(locale, "{minutes} minutes", minutes=settings.lobby_minutes)),
+        (t(locale, "Role that may run tournaments"), organisers),
+        (t(locale, "Leaderboard seasons"), season_label(locale, settings)),
+    ]
+    for name, value in rows:
+        embed.add_field(name=name, value=value, inline=False)
+    embed.set_footer(text=t_plain(locale, "Change them with the options of {/settings}. "
+                                  "Tables already open keep their rules."))
+    return embed
+
+
+def _guild_language(guild: Any) -> str:
+    """Discord's guild locale as one of our languages (for a server's first settings)."""
+    text = str(getattr(getattr(guild, "preferred_locale", None), "value", "") or "")
+    language = text.split("-")[0].lower()
+    return language if language in LANGUAGES else "en"
+
+
+async def settings_command(
+    services: Services, interaction: discord.Interaction, changes: dict[str, Any]
+) -> None:
+    """/settings: without options show them, else change them (Manage Server only)."""
+    loc = interaction.locale
+    guild = interaction.guild
+    if guild is None:
+        await interaction.response.send_message(
+            t(loc, "Settings belong to a server: use {/settings} in one."), ephemeral=True)
+        return
+    perms = interaction.permissions
+    if not (perms.manage_guild or perms.administrator):
+        await interaction.response.send_message(
+            t(loc, "Only members with the Manage Server permission can use {/settings}."),
+            ephemeral=True)
+        return
+    await defer(interaction, ephemeral=True, thinking=True)
+    service, languages = services.tables, services.languages
+    try:
+        if changes:
+            chosen = await service.chosen_language(guild.id)
+            if chosen is None and "language" not in changes:
+                # a server's first settings keep the language it already had
+                changes = {**changes, "language": _guild_language(guild)}
+            settings = await service.update_settings(guild.id, **changes)
+            languages.remember(settings)
+        else:
+            settings = await service.get_settings(guild.id)
+            await languages.ensure(guild.id)
+    except TableError as err:
+        if err.code == "bad_setting":
+            text = t(loc, BAD_SETTING, reason=(err.params or {}).get("reason", ""))
+        else:
+            text = table_error_text(err, loc)
+        await interaction.followup.send(text, ephemeral=True)
+        return
+    language = languages.get(guild.id) or _guild_language(guild)
+    embed = settings_embed(settings, loc, language)
+    content = t(loc, "Saved.") if changes else None
+    # content None sends no text: discord.py accepts it, though its hints say str
+    await interaction.followup.send(content=content, embed=embed,  # type: ignore[arg-type]
+                                    ephemeral=True)

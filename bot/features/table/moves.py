@@ -1,0 +1,288 @@
+"""Moves, picks, /board and /resign: answer (or defer) at once, ask the table service, post
+the result through the publisher. The cog and the components only call into here; no rules
+live here."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.features.common.components import view_of
+from bot.features.common.errors import missing_permission_text
+from bot.features.common.faults import choices_in_time, defer, now
+from bot.features.common.replies import fit, refuse, send_private, tell
+from bot.features.common.services import Services
+from bot.features.table import hands
+from bot.features.table import resign as resign_question
+from bot.features.table.board import is_private_pick
+from bot.features.table.components import MoveSelect
+from bot.features.table.controls import MAX_ROWS, chunks, groups, natural, select_options
+from bot.features.table.labels import describe, describe_all
+from bot.features.table.publish import Publisher
+from bot.i18n import t
+from bot.tables import Table, TableError
+from bot.tables.upkeep import MAX_MOVE_LENGTH
+
+log = logging.getLogger(__name__)
+
+BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
+
+
+def locale_of(interaction: discord.Interaction) -> object:
+    """The user's language: for ephemeral replies."""
+    return interaction.locale
+
+
+async def posted_or_explain(interaction: discord.Interaction, ok: bool, table: Table) -> None:
+    """Tell the player when their move is saved but the board cannot be posted."""
+    if not ok:
+        loc = locale_of(interaction)
+        await tell(interaction, t(loc, "Your move is saved, but I can't post the board in "
+                                  "<#{place}>.", place=table.place_id) + " " +
+                   missing_permission_text(loc, "send_messages", f"<#{table.place_id}>"))
+
+
+class TableActions:
+    """The table feature's handlers (its components' `TablePresses`)."""
+
+    def __init__(self, services: Services, publisher: Publisher) -> None:
+        self.service = services.tables
+        self.client = services.client
+        self.publisher = publisher
+        self._board_cooldowns: dict[tuple[int, int], app_commands.Cooldown] = {}
+
+    # -- moves -------------------------------------------------------------------------------
+
+    async def play_component(
+        self, interaction: discord.Interaction, table_id: int, ply: int, move: str, where: str
+    ) -> None:
+        """A move button or select: `where` is c (channel board), e (ephemeral group
+        choice) or h (a private hand, by DM or ephemeral)."""
+        loc = locale_of(interaction)
+        await defer(interaction)
+        label = move
+        try:
+            result = await self.service.play(table_id, interaction.user.id, move, turn=ply)
+        except TableError as err:
+            await refuse(interaction, err)
+            return
+        if where == "h":
+            label = t(loc, "You picked {card}. It stays face down until everyone has picked.",
+                      card=move.split()[-1])
+        elif where == "e":
+            label = t(loc, "Played: {move}", move=move)
+        if where in ("h", "e"):
+            try:
+                await interaction.edit_original_response(content=label, view=None)
+            except discord.HTTPException as err:
+                log.info("could not update a private message: %s", err)
+        ok = await self.publisher.publish(result, interaction=interaction)
+        await posted_or_explain(interaction, ok, result.table)
+
+    async def _running_here(self, interaction: discord.Interaction) -> Table | None:
+        table = await self.service.active_in_channel(interaction.channel_id)
+        if table is None or table.status != "running":
+            return None
+        return table
+
+    async def play_command(self, interaction: discord.Interaction, move: str) -> None:
+        """/move: always answered privately (a 6 nimmt! pick must stay hidden)."""
+        loc = locale_of(interaction)
+        if len(move) > MAX_MOVE_LENGTH:  # refused before anything reads it
+            await refuse(interaction, TableError("too_long", max=MAX_MOVE_LENGTH))
+            return
+        await defer(interaction, ephemeral=True, thinking=True)
+        table = await self.service.active_in_channel(interaction.channel_id)
+        if table is None:
+            await interaction.followup.send(t(loc, "No game is being played here. Start one "
+                                              "with {/play}."), ephemeral=True)
+            return
+        seat = table.seat_of(interaction.user.id)
+        label = move
+        if seat is not None and table.status == "running":
+            legal = self.service.legal_moves_for(table, interaction.user.id)
+            if move in legal:
+                label = describe(table.engine, table.state, seat, move, loc)
+        try:
+            result = await self.service.play(table.id, interaction.user.id, move)
+        except TableError as err:
+            await refuse(interaction, err)
+            return
+        if is_private_pick(table):
+            text = t(loc, "You picked {card}. It stays face down until everyone has picked.",
+                     card=move.split()[-1])
+        else:
+            text = t(loc, "Played: {move}", move=label)
+        await interaction.followup.send(fit(text), ephemeral=True)
+        ok = await self.publisher.publish(result, interaction=interaction)
+        await posted_or_explain(interaction, ok, table)
+
+    async def move_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for /move: the caller's legal moves in readable words; nothing when
+        the database cannot answer in time (Discord drops late answers anyway)."""
+        return await choices_in_time(self._move_choices(interaction, current[:100]))
+
+    async def _move_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await self._running_here(interaction)
+        if table is None:
+            return []
+        seat = table.seat_of(interaction.user.id)
+        moves = self.service.legal_moves_for(table, interaction.user.id)
+        if seat is None or not moves:
+            return []
+        labels = describe_all(table.engine, table.state, seat, moves, locale_of(interaction))
+        needle = current.strip().lower()
+        choices = []
+        for move in moves:
+            label = labels.get(move, move)
+            name = label if label == move else f"{label} · {move}"
+            if needle and needle not in name.lower():
+                continue
+            choices.append(app_commands.Choice(name=name[:100], value=move))
+        return choices[:25]
+
+    async def _private_answer_about(
+        self, interaction: discord.Interaction, table_id: int
+    ) -> Table | None:
+        """Defer a private answer about the table and read it; None (refused) when it is gone."""
+        await defer(interaction, ephemeral=True, thinking=True)
+        try:
+            return await self.service.get(table_id)
+        except TableError as err:
+            await refuse(interaction, err)
+            return None
+
+    async def show_group(
+        self, interaction: discord.Interaction, table_id: int, ply: int, group: str
+    ) -> None:
+        """A group (piece) was chosen: answer privately with the moves of that group."""
+        loc = locale_of(interaction)
+        table = await self._private_answer_about(interaction, table_id)
+        if table is None:
+            return
+        refusal = self.service.refusal(table, interaction.user.id, ply)
+        if refusal is not None:
+            await refuse(interaction, refusal)
+            return
+        seat = table.seat_of(interaction.user.id)
+        moves = self.service.legal_moves_for(table, interaction.user.id)
+        label, chosen = groups(table.game, natural(moves), loc).get(group, ("", []))
+        if not chosen or seat is None:
+            await tell(interaction, t(loc, "That choice has no moves any more; please use "
+                                           "the latest board."))
+            return
+        labels = describe_all(table.engine, table.state, seat, chosen, loc)
+        items = [
+            MoveSelect(table.id, table.ply, "e", select_options(part, labels),
+                       placeholder=t(loc, "Choose the destination…"), row=index)
+            for index, part in enumerate(chunks(chosen)[:MAX_ROWS])
+        ]
+        await send_private(interaction, content=t(loc, "{group}: where to?", group=label),
+                                view=view_of(items))
+
+    async def show_hand(self, interaction: discord.Interaction, table_id: int, ply: int) -> None:
+        """"Pick privately": the hand as an ephemeral message (for closed DMs)."""
+        loc = locale_of(interaction)
+        table = await self._private_answer_about(interaction, table_id)
+        if table is None:
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None and table.status == "running" and is_private_pick(table) and \
+                seat not in table.to_act():
+            card = hands.own_pick(table, seat)
+            if card is not None:
+                await tell(interaction, t(loc, "You already picked {card} this turn. "
+                                               "Waiting for the others…", card=card))
+                return
+        refusal = self.service.refusal(table, interaction.user.id, ply)
+        if refusal is None and (seat is None or not is_private_pick(table)):
+            refusal = TableError("stale")
+        if refusal is not None:
+            await refuse(interaction, refusal)
+            return
+        assert seat is not None
+        moves = self.service.legal_moves_for(table, interaction.user.id)
+        file = await hands.hand_file(table, seat, loc)
+        kwargs: dict[str, Any] = {
+            "content": hands.hand_text(table, seat, loc, f"<#{table.place_id}>"),
+            "view": view_of(hands.hand_items(table, seat, moves, loc)),
+        }
+        if file is not None:
+            kwargs["file"] = file
+        await send_private(interaction, **kwargs)
+
+    # -- /board, /resign -----------------------------------------------------------------------
+
+    async def repost(self, interaction: discord.Interaction) -> None:
+        loc = locale_of(interaction)
+        await defer(interaction, ephemeral=True, thinking=True)
+        table = await self.service.active_in_channel(interaction.channel_id)
+        if table is None:
+            await tell(interaction, t(loc, "No game is being played here. Start one with "
+                                           "{/play}."))
+            return
+        if table.status == "lobby":
+            await tell(interaction, t(loc, "This table hasn't started yet: the host starts "
+                                           "it from the lobby message."))
+            return
+        wait = self._board_cooldown(interaction, table)
+        if wait:
+            await tell(interaction, t(loc, "Spectators can show the board once a minute; "
+                                           "please wait {seconds} seconds.",
+                                           seconds=max(1, round(wait))))
+            return
+        ok = await self.publisher.publish(table.id, force=True)
+        if ok:
+            await tell(interaction, t(loc, "Here is the board again."))
+        else:
+            await posted_or_explain(interaction, ok, table)
+
+    def _board_cooldown(self, interaction: discord.Interaction, table: Table) -> float | None:
+        """Seconds a member without a seat must still wait for /board (players never do):
+        discord.py's app-command Cooldown, one bucket per member and channel."""
+        if table.seat_of(interaction.user.id) is not None:
+            return None
+        key = (interaction.user.id, table.place_id)
+        if len(self._board_cooldowns) > 10_000:  # forget old buckets now and then
+            self._board_cooldowns.clear()
+        bucket = self._board_cooldowns.setdefault(key, app_commands.Cooldown(*BOARD_COOLDOWN))
+        return bucket.update_rate_limit(now())
+
+    async def resign(self, interaction: discord.Interaction) -> None:
+        loc = locale_of(interaction)
+        await defer(interaction, ephemeral=True, thinking=True)
+        table = await self.service.active_in_channel(interaction.channel_id)
+        if table is None:
+            await tell(interaction, t(loc, "No game is being played here."))
+            return
+        try:
+            result = await self.service.resign(table.id, interaction.user.id)
+        except TableError as err:
+            await refuse(interaction, err)
+            return
+        await tell(interaction, t(loc, "You resigned. Thanks for playing!"))
+        ok = await self.publisher.publish(result, interaction=interaction)
+        await posted_or_explain(interaction, ok, table)
+
+    async def confirm_resign(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The private "Resign" button of /resign: resigns if that game is still here."""
+        table = await self.service.active_in_channel(interaction.channel_id)
+        if table is None or table.id != table_id:
+            await resign_question.refuse_stale(interaction)
+            return
+        await self.resign(interaction)
+
+    # -- restart -----------------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        await self.client.wait_until_ready()
+        posted = await self.publisher.recover()
+        if posted:
+            log.info("posted %d board(s) left unposted before the restart", posted)

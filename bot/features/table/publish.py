@@ -1,0 +1,425 @@
+"""Posting boards: picture (drawn in a worker process), narration, mentions, components.
+
+The service has committed every move before anything here runs, and hands over the Table as
+it is after the move: nothing is read again to post it. A board goes out through the
+interaction that caused the move when there is one in the table's place (a follow-up does
+not count against the bot's global rate limit), else with `channel.send`. One lock per
+table keeps boards in order; a board whose table has moved on meanwhile is skipped for the
+newest one. A board that could not be posted (Discord failed, the process died) is posted
+later by the sweeper (`sweep`), since the table's `posted_ply` stays behind its ply; with
+several processes, by the one that serves the table's guild.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+import renderers
+from bot import metrics
+from bot.features.common.badges import seat_label
+from bot.features.common.components import view_of
+from bot.features.common.drawing import draw
+from bot.features.common.errors import missing_permission_text
+from bot.features.common.places import Places
+from bot.features.common.services import Services
+from bot.features.table import hands
+from bot.features.table.board import board_text, game_over_text, is_private_pick, players_line
+from bot.features.table.components import PickButton
+from bot.features.table.controls import board_items
+from bot.features.table.labels import Labels
+from bot.i18n import picture_words, t
+from bot.tables import MoveResult, Table, TableError
+
+log = logging.getLogger(__name__)
+
+# Backoff per table while Discord refuses its board: 15 s, 30 s, 1 min ... at most 10 min.
+RETRY_FIRST = timedelta(seconds=15)
+RETRY_MAX = timedelta(minutes=10)
+# A board that comes this late (Discord refused it for so long) says why.
+OUTAGE_NOTICE = timedelta(minutes=1)
+
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
+               events: Sequence[dict[str, Any]], locale: object = None) -> bytes:
+    """The public picture (spectator view only): the board, or the final standings, with its
+    words in `locale` (the channel's language). Runs in a board worker."""
+    words = picture_words(locale)
+    if outcome is not None:
+        return renderers.render_game_over(game, view, outcome, gettext=words)
+    return renderers.render(game, view, list(events), gettext=words)
+
+
+def replay_events(table: Table, after_ply: int) -> list[dict[str, Any]]:
+    """Events of the log entries after `after_ply`, asked from the engine by replaying."""
+    eng = table.engine
+    state = eng.new(len(table.seats), table.options)
+    events: list[dict[str, Any]] = []
+    for index, (actor, move) in enumerate(table.log):
+        if index < after_ply:
+            state = eng.apply(state, actor, move)
+        else:
+            state, happened = eng.apply_events(state, actor, move)
+            events.extend(happened)
+    return events
+
+
+class Publisher:
+    def __init__(self, services: Services, places: Places) -> None:
+        self.client = services.client
+        self.service = services.tables
+        self.owns_guild = services.owns_guild
+        self.places = places
+        self._posted_listeners: list[Callable[[Table], None]] = []
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
+        self._dm_closed: dict[int, set[int]] = {}
+        self._latest: dict[int, Table] = {}  # the newest committed Table seen, per table
+        self._texts: dict[int, tuple[int, str]] = {}  # table -> (its board message, text)
+        self._failures: dict[int, int] = {}  # boards that failed to post, in a row
+        self._failing_since: dict[int, datetime] = {}  # the first failure of that row
+        self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
+
+    def on_posted(self, listener: Callable[[Table], None]) -> None:
+        """Call `listener(table)` after each board of a running table is posted (the
+        computer players move next)."""
+        self._posted_listeners.append(listener)
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # -- Discord failing ---------------------------------------------------------------------
+
+    def _failed(self, table_id: int) -> None:
+        """A board could not be posted: retry later, each time waiting twice as long."""
+        now = self.service.now()
+        count = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+        self._failing_since.setdefault(table_id, now)
+        self._retry_at[table_id] = now + min(RETRY_FIRST * 2 ** (count - 1), RETRY_MAX)
+        metrics.error("board")
+
+    def waiting(self, table_id: int) -> bool:
+        """Whether the table's board is in its backoff (the sweeper leaves it for now)."""
+        retry_at = self._retry_at.get(table_id)
+        return retry_at is not None and self.service.now() < retry_at
+
+    def _outage_note(self, table_id: int, locale: object) -> str | None:
+        """Said on a board that comes late because Discord refused it for a while."""
+        since = self._failing_since.get(table_id)
+        if since is None or self.service.now() - since < OUTAGE_NOTICE:
+            return None
+        minutes = max(1, round((self.service.now() - since).total_seconds() / 60))
+        return t(locale, "Sorry for the wait: Discord didn't accept my messages for about "
+                 "{minutes} min, so this board comes late. Nothing was lost.", minutes=minutes)
+
+    def _recovered(self, table_id: int) -> None:
+        self._failures.pop(table_id, None)
+        self._failing_since.pop(table_id, None)
+        self._retry_at.pop(table_id, None)
+
+    # -- events ------------------------------------------------------------------------------
+
+    def remember(self, result: MoveResult) -> None:
+        """Keep the events of `result` until its board is posted (narration)."""
+        first = result.table.ply - len(result.steps)
+        buffer = self._events.setdefault(result.table.id, [])
+        for index, step in enumerate(result.steps):
+            buffer.append((first + index + 1, step.events))
+
+    def _events_since(self, table: Table) -> list[dict[str, Any]]:
+        """Events of plies posted_ply+1 .. ply: from memory, or replayed after a restart."""
+        start = max(table.posted_ply, 0)
+        buffer = [(ply, ev) for ply, ev in self._events.pop(table.id, []) if ply > start]
+        plies = {ply for ply, _ in buffer}
+        if plies == set(range(start + 1, table.ply + 1)):
+            return [event for _, events in sorted(buffer, key=lambda x: x[0]) for event in events]
+        try:
+            return replay_events(table, start)
+        except Exception:
+            log.exception("table %s: could not replay events for narration", table.id)
+            return []
+
+    # -- places ------------------------------------------------------------------------------
+
+    def place_text(self, table: Table) -> str:
+        return f"<#{table.place_id}>"
+
+    # -- posting -----------------------------------------------------------------------------
+
+    async def publish(
+        self, result_or_id: MoveResult | int, *, force: bool = False, notes: Sequence[str] = (),
+        interaction: discord.Interaction | None = None,
+    ) -> bool:
+        """Post what changed on the table (a new board, or who has picked); False if the
+        place refuses our messages. `force` reposts the current board (/board); `notes` are
+        extra lines for this board (a deadline that passed); `interaction`: the one that
+        caused the move, to post through when it is in the table's place."""
+        if isinstance(result_or_id, MoveResult):
+            metrics.move(sum(1 for step in result_or_id.steps if step.actor >= 0))
+            self.remember(result_or_id)
+            table: Table | None = self._newest(result_or_id.table)
+            table_id = result_or_id.table.id
+        else:
+            table, table_id = None, result_or_id
+        async with self._lock(table_id):
+            if table is None:
+                try:
+                    table = self._newest(await self.service.get(table_id))
+                except TableError:
+                    return False
+            else:
+                table = self._latest.get(table_id, table)  # a newer move came meanwhile
+            if table.status not in ("running", "finished"):
+                return True
+            if not force and not table.needs_post:
+                return True
+            if not force and self._same_decision(table):
+                ok = await self._update_picks(table, notes)
+            else:
+                events = self._events_since(table) if table.posted_ply < table.ply else []
+                ok = await self._post_board(table, events, send_hands=not force, extra=notes,
+                                            interaction=interaction)
+        if ok and table.status == "running":
+            for listener in self._posted_listeners:
+                listener(table)
+        return ok
+
+    def _newest(self, table: Table) -> Table:
+        """`table`, unless a newer state of it was seen (a later ply, or its end)."""
+        known = self._latest.get(table.id)
+        if known is not None and (known.ply, known.status != "running") > (
+                table.ply, table.status != "running"):
+            return known
+        if known is not None and known.posted_ply > table.posted_ply:  # posted since its load
+            table = replace(table, posted_ply=known.posted_ply, message_id=known.message_id)
+        self._latest[table.id] = table
+        return table
+
+    def _posted(self, table: Table, ply: int, message_id: int | None) -> Table:
+        """Remember in memory what `mark_posted` stored."""
+        final = table.status == "finished" and ply >= table.ply
+        posted = replace(table, posted_ply=max(table.posted_ply, ply),
+                         message_id=message_id or table.message_id,
+                         posted_final=table.posted_final or final)
+        if self._latest.get(table.id) is table:
+            self._latest[table.id] = posted
+        if table.status != "running":
+            self._latest.pop(table.id, None)
+        return posted
+
+    @staticmethod
+    def _same_decision(table: Table) -> bool:
+        """A posted board still asks the same open question (6 nimmt! picks in progress)."""
+        if table.message_id is None or table.posted_ply < 0 or not table.since:
+            return False
+        if not is_private_pick(table):
+            return False
+        return min(table.since.values()) <= table.posted_ply
+
+    async def _post_board(
+        self, table: Table, events: list[dict[str, Any]], *, send_hands: bool,
+        extra: Sequence[str] = (), interaction: discord.Interaction | None = None,
+    ) -> bool:
+        try:
+            channel = await self.places.fetch(table.place_id)
+        except (discord.NotFound, discord.Forbidden):  # deleted: nothing to post, ever
+            log.warning("table %s: place %s is gone", table.id, table.place_id)
+            await self.service.mark_posted(table.id, table.ply, None)
+            return False
+        except discord.HTTPException as err:
+            log.warning("table %s: place %s could not be fetched (%s)", table.id,
+                        table.place_id, err)
+            self._failed(table.id)
+            return True  # saved; the sweeper posts it once Discord answers again
+        started = time.monotonic()
+        locale = self.places.locale_of(channel)
+        notes: list[str] = list(extra)
+        late = self._outage_note(table.id, locale)
+        if late:
+            notes.insert(0, late)
+        drawing = None
+        if self.places.can(channel, "attach_files"):  # drawn while the hands go out
+            drawing = asyncio.ensure_future(self._render(table, events, locale))
+        try:
+            if send_hands and is_private_pick(table):
+                await self.send_hands(table, locale)
+        except BaseException:
+            if drawing is not None:
+                drawing.cancel()
+            raise
+        notes.extend(self._dm_notes(table, locale))
+        file = None
+        if drawing is None:
+            assert not isinstance(channel, discord.abc.PrivateChannel)  # tables are in servers
+            notes.append(missing_permission_text(locale, "attach_files", channel.mention) + " " +
+                         t(locale, "Until then the board is only described in words."))
+        else:
+            file = await drawing
+            if file is None:
+                notes.append(t(locale, "(The picture could not be drawn this time.)"))
+        if table.status == "finished":
+            content = game_over_text(table, events, locale, notes)
+            items: list[Any] = []
+        else:
+            content = board_text(table, events, locale, notes)
+            items = self.items(table, locale)
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": MENTIONS}
+        if file is not None:
+            kwargs["file"] = file
+        if items:
+            kwargs["view"] = view_of(items)
+        try:
+            message = await self._send(channel, interaction, table, kwargs)
+        except discord.Forbidden:
+            log.warning("table %s: cannot post in %s", table.id, table.place_id)
+            return False
+        except discord.HTTPException as err:  # 5xx, or 429 after discord.py's own retries
+            self._failed(table.id)
+            log.warning("table %s: the board could not be posted (%s); retrying in %s",
+                        table.id, err, self._retry_at[table.id] - self.service.now())
+            return True  # saved, and the sweeper posts it: not the player's fault
+        self._recovered(table.id)
+        metrics.board_posted(time.monotonic() - started)
+        await self.service.mark_posted(table.id, table.ply, message.id)
+        self._posted(table, table.ply, message.id)
+        self._texts[table.id] = (message.id, content)
+        if table.status == "finished":
+            self._dm_closed.pop(table.id, None)
+            self._locks.pop(table.id, None)
+            self._texts.pop(table.id, None)
+        return True
+
+    @staticmethod
+    async def _send(channel: Any, interaction: discord.Interaction | None, table: Table,
+                    kwargs: dict[str, Any]) -> Any:
+        """Through the interaction's follow-up when it was used in the table's place (and
+        is fresh), else as a channel message."""
+        if interaction is not None and interaction.channel_id == table.place_id and \
+                not interaction.is_expired():
+            view = kwargs.get("view")
+            message = await interaction.followup.send(wait=True, **kwargs)
+            if view is not None:
+                view.stop()  # dynamic items: nothing needs the View object
+            return message
+        return await channel.send(**kwargs)
+
+    async def _render(self, table: Table, events: list[dict[str, Any]], locale: object = None
+                      ) -> discord.File | None:
+        outcome = table.outcome if table.status == "finished" else None
+        try:
+            png = await draw(render_png, table.game, table.view(None), outcome, events, locale)
+        except Exception:
+            log.exception("table %s: the board could not be drawn", table.id)
+            return None
+        return discord.File(io.BytesIO(png), filename="board.png")
+
+    def items(self, table: Table, locale: object) -> list[Any]:
+        """The components of the current decision (who acts is checked on use)."""
+        seats = table.to_act()
+        if not seats:
+            return []
+        if is_private_pick(table):
+            return [PickButton(table.id, table.ply, label=t(locale, "Pick privately"))]
+        seat = seats[0]
+        moves = self.service.legal_moves_for(table, table.seats[seat].user_id)
+        labels = Labels(table.engine, table.state, seat, locale)
+        return board_items(table.game, table.id, table.ply, moves, labels, locale)
+
+    # -- 6 nimmt! picks ------------------------------------------------------------------------
+
+    def _dm_notes(self, table: Table, locale: object) -> list[str]:
+        closed = self._dm_closed.get(table.id, set())
+        acting = {table.seats[s].user_id for s in table.to_act()}
+        return [
+            t(locale, "I couldn't send {player} their hand by DM (their direct messages are "
+              "closed): {player}, press **Pick privately** to see your hand here, privately.",
+              player=seat_label(i, seat.name, table.game))
+            for i, seat in enumerate(table.seats)
+            if seat.user_id in closed and seat.user_id in acting
+        ]
+
+    async def send_hands(self, table: Table, locale: object) -> None:
+        """DM every seat that must pick its hand (picture + select), concurrently."""
+        await asyncio.gather(*(self._send_hand(table, s, locale) for s in table.to_act()))
+
+    async def _send_hand(self, table: Table, seat: int, locale: object) -> None:
+        user_id = table.seats[seat].user_id
+        moves = self.service.legal_moves_for(table, user_id)
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            file = await hands.hand_file(table, seat, locale)
+            kwargs: dict[str, Any] = {
+                "content": hands.hand_text(table, seat, locale, self.place_text(table)),
+                "view": view_of(hands.hand_items(table, seat, moves, locale)),
+                "allowed_mentions": NO_MENTIONS,
+            }
+            if file is not None:
+                kwargs["file"] = file
+            await user.send(**kwargs)
+        except discord.HTTPException as err:
+            log.info("table %s: no DM to %s (%s)", table.id, user_id, err)
+            self._dm_closed.setdefault(table.id, set()).add(user_id)
+        else:
+            self._dm_closed.get(table.id, set()).discard(user_id)
+
+    async def _update_picks(self, table: Table, extra: Sequence[str] = ()) -> bool:
+        """Edit the posted pick board: who has picked (never what), and who is awaited."""
+        channel = await self.places.channel(table.place_id)
+        if channel is None or table.message_id is None:
+            return False
+        locale = self.places.locale_of(channel)
+        fresh = board_text(table, [], locale, [*extra, *self._dm_notes(table, locale)])
+        marker = players_line(table, locale)
+        try:
+            # The text above the players line never changes once posted: known since then
+            # (whoever edits below it), else read back from Discord.
+            known = self._texts.get(table.id)
+            if known is not None and known[0] == table.message_id and \
+                    hasattr(channel, "get_partial_message"):
+                message, posted = channel.get_partial_message(table.message_id), known[1]
+            else:
+                message = await channel.fetch_message(table.message_id)
+                posted = message.content
+            before, found, _ = posted.partition("\n" + marker)
+            after = fresh.partition("\n" + marker)
+            content = before + found + after[2] if found and after[1] else fresh
+            await message.edit(content=content[:2000], allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as err:
+            log.warning("table %s: could not update the pick board (%s)", table.id, err)
+            return await self._post_board(table, [], send_hands=False)
+        await self.service.mark_posted(table.id, table.ply, table.message_id)
+        self._posted(table, table.ply, table.message_id)
+        return True
+
+    # -- boards left unposted ----------------------------------------------------------------
+
+    async def recover(self, quiet_for: timedelta | None = None, backoff: bool = False) -> int:
+        """Post every board that a crash, a restart or a Discord failure left unposted
+        (running tables, and games that finished shortly before, final board included), for
+        the guilds this process serves; returns how many. `quiet_for`: only tables that did
+        not change for that long (others are being posted by whoever moved them); `backoff`:
+        skip tables whose last failure asks to wait longer."""
+        posted = 0
+        tables = await self.service.unposted_tables(guilds=self.owns_guild,
+                                                    quiet_for=quiet_for)
+        for table in tables:
+            if backoff and self.waiting(table.id):
+                continue
+            if table.needs_post:
+                try:
+                    if await self.publish(table.id):
+                        posted += 1
+                except Exception:
+                    log.exception("table %s: recovery failed", table.id)
+        return posted
