@@ -99,5 +99,6 @@ async def hint(service: TableService, interaction: discord.Interaction) -> None:
             await tell(interaction, table_error_text(err, loc))
         return
     seat = table.seat_of(interaction.user.id)
+    assert seat is not None  # hints are for seated players (service.hint)
     label = describe(table.engine, table.state, seat, move, loc)
     await tell(interaction, t(loc, "Hint: {move} (`{code}`)", move=label, code=move))

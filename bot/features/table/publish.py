@@ -261,7 +261,6 @@ class Publisher:
         notes.extend(self._dm_notes(table, locale))
         file = None
         if drawing is None:
-            assert not isinstance(channel, discord.abc.PrivateChannel)  # tables are in servers
             notes.append(missing_permission_text(locale, "attach_files", channel.mention) + " " +
                          t(locale, "Until then the board is only described in words."))
         else:

@@ -251,6 +251,7 @@ class TournamentUI:
         perms = interaction.permissions
         if perms.manage_guild or perms.administrator:
             return True
+        assert interaction.guild_id is not None  # tournaments are run in servers
         settings = await self.tables.get_settings(interaction.guild_id)
         roles = {role.id for role in getattr(interaction.user, "roles", [])}
         return settings.organiser_role_id is not None and settings.organiser_role_id in roles
@@ -268,7 +269,7 @@ class TournamentUI:
     async def create(self, interaction: discord.Interaction, game: str, fmt: str,
                      options: dict[str, Any], start: str | None, seats: int,
                      deadline: int | None, rounds: int | None, check_in: bool) -> None:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         if not await self.is_organiser(interaction):
             await self.refuse(interaction, TournamentError("not_organiser"))
             return
