@@ -185,10 +185,8 @@ class TableService(UpkeepMixin, DeadlineMixin):
         players = min(max(seats, eng.min_players), eng.max_players)
         return {**eng.default_options(players), **chosen, "players": players}
 
-    async def active_in_channel(self, channel_id: int | None) -> Table | None:
-        """The lobby or running table in that channel or thread, or None (also without one)."""
-        if channel_id is None:
-            return None
+    async def active_in_channel(self, channel_id: int) -> Table | None:
+        """The lobby or running table in that channel or thread, or None."""
         table_id = await self._repo.active_table_id(channel_id)
         return await self.get(table_id) if table_id is not None else None
 

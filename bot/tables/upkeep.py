@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -47,7 +47,7 @@ class UpkeepMixin:
     _repo: Repository
     now: Callable[[], datetime]
     get: Callable[[int], Awaitable[Table]]
-    get_settings: Callable[[int], Coroutine[Any, Any, GuildSettings]]  # DeadlineMixin's
+    get_settings: Callable[[int], Awaitable[GuildSettings]]
     _changing: Callable[..., Awaitable[MoveResult | None]]
     _write: Callable[..., Awaitable[MoveResult]]
     _forget: Callable[[int], None]

@@ -138,7 +138,6 @@ class LobbyKeeper:
     async def cancel_here(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         await defer(interaction, ephemeral=True, thinking=True)
-        assert interaction.channel_id is not None
         table_id = await self.service.active_id_in_channel(interaction.channel_id)
         if table_id is None or interaction.guild_id is None:
             await interaction.followup.send(t(loc, "No game is being played here."),

@@ -184,7 +184,6 @@ class LobbyActions:
             elif action == "leave":
                 table = await self.service.leave(table_id, user.id)
             elif action == "cancel":
-                assert interaction.guild_id is not None  # lobbies are in servers
                 settings = await self.service.get_settings(interaction.guild_id)
                 can_manage = settings.may_cancel(
                     {role.id for role in getattr(user, "roles", [])},

@@ -74,7 +74,6 @@ async def season_embed(book: SeasonBook, guild_id: int, game: str | None, key: s
 async def season_choices(service: TableService, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete of /leaderboard season: the server's recent seasons, and all."""
-    assert interaction.guild_id is not None  # /leaderboard is for servers only
     settings = await service.get_settings(interaction.guild_id)
     kind = settings.season if settings.season != "none" else "month"
     loc = interaction.locale

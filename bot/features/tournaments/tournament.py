@@ -251,7 +251,6 @@ class TournamentUI:
         perms = interaction.permissions
         if perms.manage_guild or perms.administrator:
             return True
-        assert interaction.guild_id is not None  # tournaments are run in servers
         settings = await self.tables.get_settings(interaction.guild_id)
         roles = {role.id for role in getattr(interaction.user, "roles", [])}
         return settings.organiser_role_id is not None and settings.organiser_role_id in roles
