@@ -4,6 +4,7 @@ through which the bot learns about a game (its `GameInfo`) without re-deriving r
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engines.explained import OptionError
@@ -13,7 +14,7 @@ from engines.options import Option
 CHANCE = -1
 
 
-def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> list[int]:
+def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
     """Competition ranking: equal scores share a rank and the next rank is skipped (1, 1, 3)."""
     sign = -1 if higher_is_better else 1
     return [1 + sum(1 for other in scores if sign * other < sign * s) for s in scores]
@@ -60,7 +61,7 @@ class KeyedState:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._key() == other._key()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())

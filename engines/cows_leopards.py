@@ -117,15 +117,15 @@ class _Board:
         # step_table[p] = (neighbour mask, {empty neighbours: their step strings}), and the
         # drops are read in chunks of _CHUNK points, {empty points of a chunk: drop strings}.
         self.step_table: dict[int, tuple[int, dict[int, tuple[str, ...]]]] = {}
-        for b, moves in self.steps.items():
+        for pb, moves in self.steps.items():
             table = {}
-            sub = self.nb[b]
+            sub = self.nb[pb]
             while True:  # every subset of the neighbours
                 table[sub] = tuple(s for to, s in moves if to & sub)
                 if not sub:
                     break
-                sub = (sub - 1) & self.nb[b]
-            self.step_table[b] = (self.nb[b], table)
+                sub = (sub - 1) & self.nb[pb]
+            self.step_table[pb] = (self.nb[pb], table)
         # "d4-e4" < "drop d4" < "e5-e6": moves from columns a..d sort before the drops.
         self.after_drops = {bit[p]: p > "drop" for p in self.names}
         self.drop_chunks = self._chunks([s for _, s in self.drops])
@@ -289,7 +289,7 @@ def _end_reason(
     return None
 
 
-_RESULTS = {
+_RESULTS: dict[str, tuple[list[float], list[int]]] = {
     "captures": ([0, 1], [2, 1]),
     "cows_stuck": ([0, 1], [2, 1]),
     "leopards_trapped": ([1, 0], [1, 2]),
@@ -529,6 +529,7 @@ class CowsLeopards(Engine):
             ]
         if new[7] is not None:
             result = self.outcome(new)
+            assert result is not None  # the game has ended
             events.append({"type": "game_over", **result, "reason": new[7]})
         return new, events
 

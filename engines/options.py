@@ -34,6 +34,7 @@ class Option:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise OptionError("option {name!r} must be a whole number",
                                   name=OptionName(self.name))
+            assert self.low is not None and self.high is not None  # int options have both
             if not self.low <= value <= self.high:
                 raise OptionError("option {name!r} must be from {low} to {high}",
                                   name=OptionName(self.name), low=self.low, high=self.high)

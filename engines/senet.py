@@ -128,6 +128,7 @@ def _generate(board: str, turn: int, v: int) -> dict[str, tuple[int, int, bool]]
 def _moves_of(state: SenetState) -> dict[str, tuple[int, int, bool]]:
     moves = state._moves
     if moves is None:
+        assert state.throw is not None  # moves exist once the sticks are thrown
         moves = state._moves = _generate(state.board, state.turn, state.throw)
     return moves
 
@@ -191,6 +192,7 @@ def _why_not(state: SenetState, move: str) -> IllegalMove:
     if not 1 <= s <= 30 or parts[1] != str(s):
         return IllegalMove("there is no square {square}; squares are 1 to 30", square=parts[1])
     board, v = state.board, state.throw
+    assert v is not None  # a move is explained only after a throw
     me, opp = COLOURS[state.turn], COLOURS[1 - state.turn]
     if board[s - 1] != me:
         return IllegalMove("you have no stone on square {square}", square=s)
@@ -247,6 +249,7 @@ def _move(state: SenetState, info: tuple[int, int, bool], ev: list | None) -> Se
             ev.append({"type": "pass", "seat": turn})
         return _begin(board, state.off, 1 - turn)
     me = COLOURS[turn]
+    assert state.throw is not None  # a stone moves after a throw
     extra = not backward and _EXTRA[state.throw]
     if t == 0:
         board = board[: s - 1] + EMPTY + board[s:]
@@ -341,6 +344,7 @@ class SenetEngine(Engine):
             if actor == state.turn:
                 moves = state._moves
                 if moves is None:
+                    assert state.throw is not None  # phase move: thrown
                     moves = state._moves = _generate(state.board, actor, state.throw)
                 info = moves.get(move)
                 if info is not None:

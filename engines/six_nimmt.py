@@ -8,6 +8,7 @@ object of tuples, move strings are looked up in prebuilt dicts instead of being 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,7 +153,7 @@ _EMPTY_ROWS = ((), (), (), ())
 _ROW_IDX = tuple(range(ROWS))
 
 
-def _pro_ends(rows, card: int) -> tuple[list[tuple[int, str]], int]:
+def _pro_ends(rows: Sequence[Sequence[int]], card: int) -> tuple[list[tuple[int, str]], int]:
     """Professional: the ends nearest to `card` that it fits, and their distance."""
     best = 1000
     ends: list[tuple[int, str]] = []
@@ -222,8 +223,8 @@ def _put(rows: list, pts: list, seat: int, card: int, r: int, end: str, ev: list
         ev.append({"type": "place", "seat": seat, "card": card, "row": r + 1, "end": end})
 
 
-def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: list,
-         ev: list | None) -> State:
+def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue: Sequence[tuple[int, int]],
+         start: int, pts: list, ev: list | None) -> State:
     """Place revealed cards queue[start:] in order; stop where a player must choose.
 
     `rows` (a list of lists) and `pts` are private copies that this function may change.
@@ -247,7 +248,7 @@ def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: 
                     best = last
                     r = k
             if r < 0:
-                return _stop(cfg, rnd, rows, hands, queue, i, pts, ev, TAKE, None)
+                return _stop(cfg, rnd, rows, hands, queue, i, pts, ev, TAKE, [])
             end = "right"
         _put(rows, pts, seat, card, r, end, ev)
         ends[r] = rows[r][-1]
@@ -259,7 +260,8 @@ def _run(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue, start: int, pts: 
     return _end_round(cfg, rnd, tuple(map(tuple, rows)), tuple(pts), ev)
 
 
-def _stop(cfg, rnd, rows, hands, queue, i, pts, ev, kind, ends) -> State:
+def _stop(cfg: _Cfg, rnd: int, rows: list, hands: tuple, queue: Sequence[tuple[int, int]],
+          i: int, pts: list, ev: list | None, kind: str, ends: list[tuple[int, str]]) -> State:
     card, seat = queue[i]
     if ev is not None:
         options = _TAKE_MOVES[:] if kind == TAKE else _side_moves(ends)
@@ -377,8 +379,10 @@ class SixNimmt(Engine):
         if ph == DEAL:
             return [CHANCE]
         if ph == DRAFT:
+            assert state.drafter is not None
             return [state.drafter]
         if ph == TAKE or ph == SIDE:
+            assert state.pending is not None
             return [state.pending[0]]
         return []
 
@@ -397,8 +401,10 @@ class SixNimmt(Engine):
                 return [_DRAFT_STR[c] for c in state.pool]
             return []
         if ph == TAKE:
+            assert state.pending is not None
             return _TAKE_MOVES[:] if actor == state.pending[0] else []
         if ph == SIDE:
+            assert state.pending is not None
             if actor == state.pending[0]:
                 return _side_moves(_pro_ends(state.rows, state.pending[1])[0])
             return []
@@ -462,6 +468,7 @@ class SixNimmt(Engine):
             return self._pick(st, actor, move, ev)
         if ph == DRAFT:
             return self._draft(st, actor, move, ev)
+        assert st.pending is not None  # phase take or side
         seat, card = st.pending
         if actor != seat:
             if ph == TAKE:
@@ -507,7 +514,8 @@ class SixNimmt(Engine):
             raise IllegalMove("row {row} does not exist", row=parts[1])
 
     @staticmethod
-    def _place_chosen(cfg, st, rows, pts, queue, choice, ev) -> State:
+    def _place_chosen(cfg: _Cfg, st: State, rows: list, pts: list, queue: tuple,
+                      choice: tuple[int, str], ev: list | None) -> State:
         card, seat = queue[0]
         _put(rows, pts, seat, card, *choice, ev)
         return _run(cfg, st.round, rows, st.hands, queue, 1, pts, ev)
@@ -726,7 +734,8 @@ class SixNimmt(Engine):
                      tuple(sorted(pool, key=_skey)), drafter)
 
     @staticmethod
-    def _name_bad_card(top, rows, hands, picked, pending, queue, pool) -> None:
+    def _name_bad_card(top: int, rows: list, hands: list, picked: list, pending: dict | None,
+                       queue: list, pool: list) -> None:
         """Raise the ValueError naming the first field whose cards are wrong."""
         for k, r in enumerate(rows):
             _card_list(r, "rows", top, k)
@@ -777,8 +786,9 @@ class SixNimmt(Engine):
         return _cfg(opts)
 
     @staticmethod
-    def _check_phase(cfg, rnd, phase, rows, hands, picked, pending, queue, points, pool,
-                     drafter) -> None:
+    def _check_phase(cfg: _Cfg, rnd: int, phase: str, rows: list, hands: list, picked: list,
+                     pending: tuple[int, int] | None, queue: list, points: list, pool: list,
+                     drafter: int | None) -> None:
         """The phase-dependent rules a reachable position obeys."""
         n = cfg.n
         if phase != DRAFT:
@@ -874,6 +884,7 @@ class SixNimmt(Engine):
             else:
                 if not cfg.pro:
                     raise ValueError("phase: 'side' only happens with professional rules")
+                assert ends is not None
                 if len(ends) != 2:
                     raise ValueError(f"pending: card {card} has no tie between two row ends")
         else:  # over

@@ -61,7 +61,7 @@ def parse_tower(text: str) -> tuple[int, ...]:
             return cached
     if not isinstance(text, str) or len(text) % 2:
         raise ValueError(f"{text!r} is not a tower (discs are written colour + size, e.g. r4)")
-    discs = []
+    discs: list[int] = []
     for i in range(0, len(text), 2):
         d = STR_DISC.get(text[i : i + 2])
         if d is None:
@@ -349,10 +349,10 @@ class VaranasiEngine(Engine):
             new_towers = list(towers)
             got = []
             spots = []
-            for i, t in enumerate(towers):
-                if t and t[-1] & 7 == c:
-                    new_towers[i] = t[:-1]
-                    got.append(t[-1])
+            for i, tower in enumerate(towers):
+                if tower and tower[-1] & 7 == c:
+                    new_towers[i] = tower[:-1]
+                    got.append(tower[-1])
                     spots.append(i)
             if not got:
                 raise IllegalMove("no top disc is {colour}", colour=COLOUR_NAMES[c])
@@ -494,6 +494,7 @@ class VaranasiEngine(Engine):
             final = VaranasiState(opts, state.set_no, OVER, towers, last, taken, scores)
             if events is not None:
                 result = self.outcome(final)
+                assert result is not None  # the match is over
                 events.append({"type": "game_over", **result})
             return final
         set_no = state.set_no + 1

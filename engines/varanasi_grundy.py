@@ -33,7 +33,8 @@ HEIGHT = [0] * _N_CODES
 TOP_SIZE = [0] * _N_CODES  # size of the top disc (the smallest one)
 TOP_COLOUR = [-1] * _N_CODES
 POP = [0] * _N_CODES  # the tower without its top disc
-BELOW = [(0,) * 5] * _N_CODES  # BELOW[code][x]: how many top discs are smaller than size x
+# BELOW[code][x]: how many top discs are smaller than size x
+BELOW: list[tuple[int, ...]] = [(0,) * 5] * _N_CODES
 # SPLIT[code][k] = (the top k discs, the rest) for k = 0..height
 SPLIT: list[tuple[tuple[int, int], ...]] = [()] * _N_CODES
 SQUARE = [0] * _N_CODES  # HEIGHT squared
@@ -126,8 +127,8 @@ def children_keyed(
     for c in range(6):
         if tops >> c & 1:
             popped = [POP[x] if TOP_COLOUR[x] == c else x for x in pos]
-            child = tuple(sorted([x for x in popped if x]))
-            yield child, _KEY_TOWERS * len(child) - sum(map(SQUARE.__getitem__, child))
+            taken = tuple(sorted([x for x in popped if x]))
+            yield taken, _KEY_TOWERS * len(taken) - sum(map(SQUARE.__getitem__, taken))
     table = _PAIRS[before]
     sizes = [TOP_SIZE[x] for x in pos]
     n = len(pos)
@@ -325,7 +326,7 @@ def _native_module() -> Any:
     """engines/_varanasi_search.c, compiled by the install (setup.py), given the tables; None
     where it was not built (no C compiler)."""
     try:
-        from engines import _varanasi_search as native
+        from engines import _varanasi_search as native  # type: ignore[attr-defined]  # C, no stub
     except ImportError:
         return None
     # SPLIT as two flat tables of 5 entries per code; (0, 0) where the tower is lower than k.

@@ -244,7 +244,7 @@ def _base(board_id: str, title: str, subtitle: str) -> Image.Image:
     cols = sorted({c[0] for c in lay.coords.values()})
     rows = sorted({c[1] for c in lay.coords.values()})
     for x in cols:
-        px = fx0 + PAD + (x - lay.xmin) * S
+        px: float = fx0 + PAD + (x - lay.xmin) * S
         name = "abcdefghi"[x] if x < 9 else str(x)
         for py in (fy0 + PAD / 2 - 8, fy1 - PAD / 2 + 8):
             theme.text(dr, (px, py), name, TEXT, LABEL, bold=True, anchor="mm")
@@ -324,7 +324,7 @@ def _draw_side(
     captured = int(view.get("captured") or 0)
     to_act = set(view.get("to_act") or [])
     x0, x1 = lay.side_x, lay.side_x + SIDE_W
-    y = lay.frame[1]
+    y: float = lay.frame[1]
     if result is not None:
         y = _draw_result(d, x0, x1, y, result, captured, target, opts)
         y += 16
@@ -389,9 +389,9 @@ def _pips(d: ImageDraw.ImageDraw, x: float, y: float, width: float, captured: in
     per_row = _pips_per_row(width, target)
     small, faded, cross = _cow_sprite(18), _cow_sprite(18, 150), _cross_sprite(20)
     for i in range(target):
-        row, col = divmod(i, per_row)
+        row, column = divmod(i, per_row)
         in_row = min(per_row, target - row * per_row)
-        cx = x + width / 2 + (col - (in_row - 1) / 2) * 26
+        cx = x + width / 2 + (column - (in_row - 1) / 2) * 26
         cy = y + 14 + row * 28
         if i < captured:
             theme.paste(d, faded, (cx, cy))

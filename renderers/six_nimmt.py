@@ -466,7 +466,7 @@ def render_table(view: dict[str, Any], events: list[dict] | None = None) -> byte
         hands_h = 40 + n * HAND_LINE
         height += hands_h + 20
     img, d = T.canvas(width, height)
-    y = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
+    y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     if view.get("phase") == "draft":
         _pool(d, (24, y, 24 + rows_w, y + rows_h), view)
     else:
@@ -782,7 +782,7 @@ def gallery_samples() -> Iterator[Case]:
     option sets."""
     from renderers.gallery import game_over, has, play, review_cases
 
-    configs = [
+    configs: list[tuple[str, int, dict[str, Any]]] = [
         ("standard5", 5, {}),
         ("pro4", 4, {"professional": True}),
         ("logical3", 3, {"cards": "logical"}),

@@ -275,7 +275,7 @@ def fit(s: str, size: int, width: float, bold: bool = False, smallest: int = 0) 
 
 # --- canvas and shapes ----------------------------------------------------------------------
 def canvas(
-    width: int, height: int, fill: RGB = BACKGROUND
+    width: float, height: float, fill: RGB = BACKGROUND
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A new RGB image and a drawer for it."""
     img = Image.new("RGB", (int(width), int(height)), fill)
@@ -313,7 +313,7 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
     x, y = xy
     if anchor == "mm":
         x, y = x - im.width / 2, y - im.height / 2
-    target = draw._image  # type: ignore[attr-defined]
+    target = draw._image
     pos = (round(x), round(y))
     if target.mode == "RGBA" and pos[0] >= 0 and pos[1] >= 0:
         target.alpha_composite(im, pos)
@@ -463,7 +463,7 @@ def arrow(
         md.polygon([((x - ox) * k, (y - oy) * k) for x, y in _grown(tri, grow / 2)], fill=255)
         return m.reduce(k)
 
-    target = draw._image  # type: ignore[attr-defined]
+    target = draw._image
     box = (ox, oy, ox + w, oy + h)
     if outline is not None:
         target.paste(outline, box, mask(4))

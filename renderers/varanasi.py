@@ -581,7 +581,7 @@ def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     _draw_caption(d, TITLE_H + CAPTION_H / 2, view, act, end if board else None)
     if board is not None:
         _draw_board(d, board, towers, act)
-        bottom = top + board.height
+        bottom: float = top + board.height
     else:
         bottom = _draw_between_sets(d, top, view, act, end)
     _draw_seats(d, bottom + 22, view, act)
@@ -635,7 +635,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         cy = y + (row_h - 16) / 2
         theme.text(d, (x0 + 24, cy), theme.rank_label(rank), TEXT,
                    theme.HIGHLIGHT if first else theme.INK, bold=True, anchor="lm")
-        bx = x0 + 116
+        bx: float = x0 + 116
         for s in group:
             theme.seat_badge(d, (bx + 25, cy), s, 50)
             if teams:

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -120,6 +120,10 @@ class Driver(Protocol):
     async def close(self) -> None: ...
 
 
+@overload
+def as_time(value: str | datetime) -> datetime: ...
+@overload
+def as_time(value: None) -> None: ...
 def as_time(value: str | datetime | None) -> datetime | None:
     """A stored time as an aware UTC datetime (SQLite keeps text, PostgreSQL timestamptz)."""
     if value is None or isinstance(value, datetime):
@@ -131,7 +135,7 @@ def from_row(cls: type[R], row: Mapping[str, Any], **values: Any) -> R:
     """The dataclass `cls` from a row: every field not given in `values` is the column of its
     name (a column not selected: the field's default), times read with `as_time` and flags
     (stored as 0/1) as bools."""
-    for name, read in _readers(cls):
+    for name, read in _readers(cls):  # type: ignore[arg-type]  # a class is hashable
         if name not in values and name in row:
             values[name] = read(row[name]) if read is not None else row[name]
     return cls(**values)

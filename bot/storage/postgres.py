@@ -193,8 +193,9 @@ def _params(values: Sequence[Any]) -> list[Any]:
 def _value(value: Any) -> Any:
     # SUM(bigint) and AVG() come back as numeric: give what SQLite gives (int or float).
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 \
-            else float(value)
+        exponent = value.as_tuple().exponent  # "F", "n" or "N" for infinity and NaNs
+        return int(value) if value == value.to_integral_value() and isinstance(exponent, int) \
+            and exponent >= 0 else float(value)
     return value
 
 

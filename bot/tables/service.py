@@ -263,12 +263,12 @@ class TableService:
 
     def _turn_order(self, seats: list[Seat], shuffle: bool) -> list[Seat]:
         if any(s.side is not None for s in seats):
-            order: list[Seat | None] = [None] * len(seats)
+            by_side: list[Seat | None] = [None] * len(seats)
             for s in seats:
                 if s.side is not None:
-                    order[s.side] = s
+                    by_side[s.side] = s
             rest = iter(s for s in seats if s.side is None)
-            return [s if s is not None else next(rest) for s in order]
+            return [s if s is not None else next(rest) for s in by_side]
         order = list(seats)
         if shuffle:
             self._rng.shuffle(order)
@@ -421,7 +421,8 @@ class TableService:
 
     @staticmethod
     def _standing(row: StandingRow) -> Standing:
-        rating = ratings.ordinal(row.mu, row.sigma) if row.mu is not None else None
+        rating = (ratings.ordinal(row.mu, row.sigma)
+                  if row.mu is not None and row.sigma is not None else None)
         return Standing(**vars(row), rating=rating)
 
     async def leaderboard(
@@ -429,8 +430,8 @@ class TableService:
     ) -> list[Standing]:
         """Best first: by rating for one game; over all games by wins, then games played."""
         if game is None:
-            rows = await self._repo.overall_standings(guild_id, limit)
-            return [self._standing(row) for row in rows]
+            overall = await self._repo.overall_standings(guild_id, limit)
+            return [self._standing(row) for row in overall]
         rows = [self._standing(row) for row in await self._repo.game_standings(guild_id, game)]
         rows.sort(key=lambda r: (-(r.rating or 0.0), -r.wins, r.average_rank, r.user_id))
         return rows[:limit]

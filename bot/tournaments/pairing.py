@@ -200,7 +200,9 @@ def round_robin(players: Sequence[int]) -> list[list[tuple[int, ...]]]:
         for i in range(n // 2):
             a, b = ring[i], ring[n - 1 - i]
             if a is None or b is None:
-                byes.append((b if a is None else a,))
+                bye = b if a is None else a
+                assert bye is not None  # the ring holds one None at most
+                byes.append((bye,))
             else:
                 games.append((a, b) if (number + i) % 2 == 0 else (b, a))
         rounds.append([*games, *byes])

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
 from engines import CHANCE, get_engine
+
+if TYPE_CHECKING:
+    from engines.senet import SenetState
 
 ENG = get_engine("senet")
 FIELDS = ("game", "options", "board", "off", "turn", "phase", "throw")
@@ -83,7 +87,7 @@ def _threat(board: str, me: str, opp: str) -> float:
     return sum(P[k] * best[k] for k in range(1, 6))
 
 
-def _points(state, seat: int) -> float:
+def _points(state: SenetState, seat: int) -> float:
     """`evaluate` of a loaded position."""
     if state.phase == "over":
         return WIN if state.turn == seat else -WIN
@@ -101,7 +105,7 @@ def evaluate(position: dict, seat: int) -> float:
     return _points(_load(position), seat)
 
 
-def win_chance(state, seat: int) -> float:
+def win_chance(state: SenetState, seat: int) -> float:
     """`evaluate` as a chance of winning for `seat`: 1 or 0 once the game is over."""
     if state.phase == "over":
         return 1.0 if state.turn == seat else 0.0
@@ -121,13 +125,13 @@ class _Search:
         self.nodes = 0
         self.cache: dict[tuple, float] = {}
 
-    def child(self, state, actor: int, move: str):
+    def child(self, state: SenetState, actor: int, move: str) -> SenetState:
         self.nodes += 1
         if self.nodes > self.limit:
             raise _Abort
         return ENG.apply(state, actor, move)
 
-    def value(self, state, depth: int) -> float:
+    def value(self, state: SenetState, depth: int) -> float:
         """Expectimax value for `seat`; depth counts the throws still expanded."""
         phase = state.phase
         if phase == "over":
@@ -152,18 +156,18 @@ class _Search:
                   for m in ENG.legal_moves(state, turn)]
         return max(values) if turn == self.seat else min(values)
 
-    def best(self, state, moves: list[str], depth: int) -> tuple[str, float]:
+    def best(self, state: SenetState, moves: list[str], depth: int) -> tuple[str, float]:
         scored = [(self.value(self.child(state, self.seat, m), depth), m) for m in moves]
         # Highest value; ties go to the first move in sorted order.
         top = max(v for v, _ in scored)
         return next(m for v, m in scored if v == top), top
 
 
-def _normal(state, seat: int, legal: list[str]) -> str:
+def _normal(state: SenetState, seat: int, legal: list[str]) -> str:
     return legal[0] if len(legal) == 1 else _Search(seat, 10**9).best(state, legal, 0)[0]
 
 
-def _playout(state, seat: int, dice: random.Random) -> tuple[float, int]:
+def _playout(state: SenetState, seat: int, dice: random.Random) -> tuple[float, int]:
     """Normal plays both sides for HORIZON decisions: `seat`'s chance then, and the count."""
     played = 0
     while state.phase != "over":
@@ -179,7 +183,7 @@ def _playout(state, seat: int, dice: random.Random) -> tuple[float, int]:
     return win_chance(state, seat), played
 
 
-def _improved(state, seat: int, legal: list[str], plies: int, seed: int) -> str:
+def _improved(state: SenetState, seat: int, legal: list[str], plies: int, seed: int) -> str:
     """Hard's move: the best mean over playouts, the same throws for every move."""
     total = dict.fromkeys(legal, 0.0)
     used = 0
@@ -194,11 +198,11 @@ def _improved(state, seat: int, legal: list[str], plies: int, seed: int) -> str:
     return next(m for m in legal if total[m] == top)  # ties to the first in sorted order
 
 
-def _load(view: dict):
+def _load(view: dict) -> SenetState:
     return ENG.load({k: view[k] for k in FIELDS})
 
 
-def _bears_off(state, seat: int, move: str) -> bool:
+def _bears_off(state: SenetState, seat: int, move: str) -> bool:
     before = ENG.dump(state)["off"][seat]
     return ENG.dump(ENG.apply(state, seat, move))["off"][seat] > before
 

@@ -198,6 +198,7 @@ def _risk(k: Knowledge, hand: list[int], lo: int, hi: int, s: int) -> float:
                 g = bisect_left(cards, hi) - bisect_right(cards, lo)
                 probs.append(g / len(cards))
         return _tail_many(probs, s)
+    assert k.pre is not None  # hidden hands: no opp, so pre
     lo = max(lo, 0)
     hi = min(hi, len(k.pre))
     g = k.pre[hi - 1] - k.pre[lo] - (bisect_left(hand, hi) - bisect_right(hand, lo))
@@ -242,6 +243,7 @@ def _pick_normal(w: World, seat: int, k: Knowledge, rng: random.Random | None,
     else:
         costs = _basic_costs(info or _row_info(w.rows), hand, k)
     if noise:
+        assert rng is not None  # noise needs an rng
         rand = rng.random
         costs = [x + noise * rand() for x in costs]
     best = min(costs)
@@ -262,6 +264,7 @@ def _basic_costs(info: list[tuple[int, int, int]], hand: list[int],
     """
     cheapest = float(min(x[2] for x in info))
     pre, unseen, m = k.pre, k.unseen, k.m
+    assert pre is not None  # hidden hands
     costs = []
     j = -1  # index in info of the highest end below the card
     lo_idx = 0  # index in hand of the first card above that end

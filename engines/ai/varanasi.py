@@ -401,6 +401,7 @@ def uct_move(
     rng.shuffle(root.moves)
     used = [0]
     log = math.log
+    child: _Node | None  # None for a known set end among node.children
     while used[0] < steps:
         used[0] += 1  # every round costs at least a step, even one ending in a known set end
         node = root

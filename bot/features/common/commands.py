@@ -78,7 +78,7 @@ def with_options(callback: Callback, name: str, options: Sequence[SlashOption]) 
         **{option.name: locale_str(option.help) for option in options})(callback)
 
 
-def game_choices() -> list[app_commands.Choice[str]]:
+def game_choices() -> list[app_commands.Choice[str | int | float]]:  # a Parameter's
     """Every game registered now (engines.game_ids), by its display name (translated); read
     when the bot builds its commands, so a game registered before the bot starts is offered."""
     return [app_commands.Choice(name=locale_str(get_engine(game).info.name), value=game)

@@ -10,6 +10,7 @@ assembles the features. A press in a process whose handler is gone is answered p
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 from weakref import WeakKeyDictionary
 
@@ -42,11 +43,11 @@ class Rebuilt:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
     ) -> Any:
-        return cls(*(int(value) if name in cls.custom_id_numbers else value  # type: ignore[call-arg]
+        return cls(*(int(value) if name in cls.custom_id_numbers else value
                      for name, value in match.groupdict().items()))
 
 
-def view_of(items: list[ui.Item[Any]]) -> ui.View:
+def view_of(items: Sequence[ui.Item[Any]]) -> ui.View:
     """A View (no timeout) holding `items`; it only carries them to Discord."""
     view = ui.View(timeout=None)
     for item in items:

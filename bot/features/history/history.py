@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import cast
 
 import discord
 from discord import app_commands
@@ -117,7 +118,8 @@ async def send_replay(services: Services, interaction: discord.Interaction, tabl
     loc = await services.languages.of_interaction(interaction)
     try:
         file = await replay_file(services.tables, table_id, interaction.guild_id,
-                                 locale=getattr(loc, "value", loc), frame_ms=frame_ms(frames))
+                                 locale=cast("str | None", getattr(loc, "value", loc)),
+                                 frame_ms=frame_ms(frames))
     except Busy:
         await interaction.followup.send(t(
             interaction.locale, "Sorry, many replays are being drawn right now. Please try "

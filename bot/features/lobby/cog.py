@@ -37,7 +37,7 @@ def annotation_for(option: Option) -> Any:
         return bool
     if option.kind == "int":
         return app_commands.Range[int, option.low, option.high]
-    return Literal[tuple(option.choices)]  # type: ignore[valid-type]
+    return Literal[tuple(option.choices)]
 
 
 def game_options(game: str) -> list[SlashOption]:
@@ -67,7 +67,8 @@ def play_callback(actions: LobbyActions, game: str) -> Callback:
                if sides else SlashOption("shuffle", bool, SHUFFLE_HELP, True))
     options = [*game_options(game), seating, *TABLE_OPTIONS]
     play = with_options(play, game, options)
-    return app_commands.choices(deadline=DEADLINE_CHOICES, absence=ABSENCE_CHOICES)(play)
+    return app_commands.choices(  # type: ignore[misc]  # int and str choices: see settings/cog.py
+        deadline=DEADLINE_CHOICES, absence=ABSENCE_CHOICES)(play)
 
 
 def play_group(actions: LobbyActions) -> app_commands.Group:
@@ -77,7 +78,7 @@ def play_group(actions: LobbyActions) -> app_commands.Group:
     limit = cooldown(*OPEN_COOLDOWN)  # and one open lobby each: see LobbyActions
     for game in game_ids():
         get_engine(game)  # fail loudly at start-up if an engine is missing
-        command = app_commands.Command(
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=game, description=locale_str(presentation(game).play_help()),
             callback=play_callback(actions, game), parent=group)
         command.add_check(limit)

@@ -4,7 +4,7 @@ wants one), join, leave, add computers, start; a start posts the first board."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -25,7 +25,7 @@ from engines import get_engine
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 1440
+THREAD_ARCHIVE_MINUTES: Final = 1440
 
 
 class LobbyActions:
@@ -73,6 +73,7 @@ class LobbyActions:
         if interaction.guild is None or channel is None:
             await tell(interaction, t(loc, "Tables can only be opened in a server channel."))
             return
+        assert not isinstance(channel, discord.abc.PrivateChannel)  # in a server
         perms = interaction.app_permissions
         in_thread = isinstance(channel, discord.Thread)
         send = "send_messages_in_threads" if in_thread else "send_messages"
@@ -112,8 +113,9 @@ class LobbyActions:
         if use_thread:
             name = t(public, "{game} · {host}", game=game_title(public, game),
                      host=display_name(interaction.user))[:100]
+            assert isinstance(channel, discord.TextChannel)  # as _thread_plan asked
             try:
-                thread = await channel.create_thread(  # type: ignore[union-attr]
+                thread = await channel.create_thread(
                     name=name, type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )

@@ -32,8 +32,9 @@ ROLE_HELP = {
 
 class SettingsCog(FeatureCog):
     @slash("settings", N_("Show or change this server's settings for game tables"),
-           **DEFAULTS_HELP, **ROLE_HELP)
-    @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,
+           **DEFAULTS_HELP, **ROLE_HELP)  # type: ignore[arg-type]  # option help, not guild_only
+    # int and str choices together: discord.py's hints want one value type for all of them
+    @app_commands.choices(deadline=ui.DEADLINE_CHOICES, absence=ui.ABSENCE_CHOICES,  # type: ignore[misc]
                           channel=ui.POLICY_CHOICES, language=ui.LANGUAGE_CHOICES,
                           season=ui.SEASON_CHOICES)
     @app_commands.default_permissions(manage_guild=True)

@@ -154,4 +154,6 @@ async def settings_command(
     language = languages.get(guild.id) or _guild_language(guild)
     embed = settings_embed(settings, loc, language)
     content = t(loc, "Saved.") if changes else None
-    await interaction.followup.send(content=content, embed=embed, ephemeral=True)
+    # content None sends no text: discord.py accepts it, though its hints say str
+    await interaction.followup.send(content=content, embed=embed,  # type: ignore[arg-type]
+                                    ephemeral=True)

@@ -83,6 +83,7 @@ async def hint(service: TableService, interaction: discord.Interaction) -> None:
     """/hint: the hard computer player's move for the caller's seat, privately."""
     loc = interaction.locale
     await defer(interaction, ephemeral=True, thinking=True)
+    assert interaction.channel_id is not None
     table = await service.active_in_channel(interaction.channel_id)
     if table is None or table.status != "running":
         await tell(interaction, t(loc, "No game is being played here."))
@@ -99,5 +100,6 @@ async def hint(service: TableService, interaction: discord.Interaction) -> None:
             await tell(interaction, table_error_text(err, loc))
         return
     seat = table.seat_of(interaction.user.id)
+    assert seat is not None  # hints are for seated players (service.hint)
     label = describe(table.engine, table.state, seat, move, loc)
     await tell(interaction, t(loc, "Hint: {move} (`{code}`)", move=label, code=move))

@@ -38,7 +38,7 @@ class Labels(dict[str, str]):
         label = self[move] = describe(engine, state, seat, move, locale)
         return label
 
-    def get(self, move: str, default: Any = None) -> str:  # type: ignore[override]
+    def get(self, move: str, default: Any = None) -> str:
         return self[move]
 
 

@@ -24,6 +24,7 @@ class Resigner(Protocol):
 
 async def ask(service: TableService, interaction: discord.Interaction) -> None:
     loc = interaction.locale
+    assert interaction.channel_id is not None
     table = await service.active_in_channel(interaction.channel_id)
     if table is None:
         await interaction.response.send_message(t(loc, "No game is being played here."),

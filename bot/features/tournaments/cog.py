@@ -51,7 +51,7 @@ def create_callback(ui: TournamentUI, game: str) -> Callback:
                               bool(fixed["check_in"]))
 
     create = with_options(create, game, [*TOURNAMENT_OPTIONS, *game_options(game)])
-    return app_commands.choices(
+    return app_commands.choices(  # type: ignore[misc]  # int and str choices: see settings/cog.py
         deadline=DEADLINE_CHOICES,
         format=[app_commands.Choice(name=locale_str(FORMAT_NAMES[f]), value=f)
                 for f in FORMATS if f in formats])(create)

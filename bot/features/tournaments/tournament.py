@@ -268,7 +268,7 @@ class TournamentUI:
     async def create(self, interaction: discord.Interaction, game: str, fmt: str,
                      options: dict[str, Any], start: str | None, seats: int,
                      deadline: int | None, rounds: int | None, check_in: bool) -> None:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         if not await self.is_organiser(interaction):
             await self.refuse(interaction, TournamentError("not_organiser"))
             return
