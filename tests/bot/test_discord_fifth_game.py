@@ -15,9 +15,9 @@ import pytest
 
 import bot.games
 import engines
+from bot.features.review import review as review_ui
 from bot.tables.computers import BUDGETS
 from bot.tables.thinking import move_seed
-from bot.ui import review as review_ui
 from engines.ai import choose_move
 from tests.bot.conftest import Driver, World, button_ids, png_of
 from tests.helpers import nim
