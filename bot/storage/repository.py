@@ -161,7 +161,8 @@ class Commit:
     table_id: int
     ply: int
     at: datetime
-    status: str = "running"  # the table's status when the change was made
+    # The table's status when the change was made (None: "lobby" for a start, else "running").
+    status: str | None = None
     moves: Sequence[tuple[int, str]] = ()
     start: tuple[list[SeatRow], dict[str, Any]] | None = None  # turn order, full options
     absence: Sequence[tuple[int, int, bool]] = ()  # (seat, misses, taken_over)
@@ -316,7 +317,8 @@ def _commit(commit: Commit) -> Unit[bool]:
     changed = yield Execute(
         "UPDATE game_tables SET ply = ply + ? WHERE id = ? AND ply = ? AND status = ?"
         " AND broken = 0",
-        (len(commit.moves), t, commit.ply, commit.status),
+        (len(commit.moves), t, commit.ply,
+         commit.status or ("lobby" if commit.start is not None else "running")),
     )
     if changed != 1:
         return False  # another writer moved first: the caller reloads and checks again

@@ -6,8 +6,8 @@ has handed out, so a cog may keep a Table while other moves happen.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -71,6 +71,13 @@ class Table:
     lobby_channel_id: int | None = None
     lobby_message_id: int | None = None
 
+    def marked(self, **post: Any) -> Table:
+        """This position with other marks of its post (`posted_ply`, `message_id`,
+        `posted_final`): what was worked out for the position stays with it."""
+        marked = replace(self, **post)
+        marked.__dict__["memo"] = self.memo  # the same position: one memo
+        return marked
+
     @property
     def ply(self) -> int:
         return len(self.log)
@@ -105,42 +112,42 @@ class Table:
         return None
 
     # A Table is one committed position that never changes: what the engine says about it
-    # is asked once and kept with it (the move, its board and autocomplete share it).
-
-    @cached_property
-    def _acting(self) -> tuple[int, ...]:
-        if self.status != "running" or self.state is None:
-            return ()
-        return tuple(actor for actor in self.engine.to_act(self.state) if actor != CHANCE)
-
-    def to_act(self) -> list[int]:
-        """Seats that must act now; [] unless running (chance is drawn by the service)."""
-        return list(self._acting)
-
-    @cached_property
-    def _legal(self) -> dict[int, tuple[str, ...]]:
-        return {seat: tuple(self.engine.legal_moves(self.state, seat)) for seat in self._acting}
-
-    def legal_moves(self, seat: int) -> list[str]:
-        """The moves `seat` may make now; [] if it need not act."""
-        return list(self._legal.get(seat, ()))
+    # is asked once and kept in its memo (the move, its board and autocomplete share it).
 
     @cached_property
     def memo(self) -> dict[Hashable, Any]:
-        """What the layers above work out once for this position (move labels by seat and
-        language); never copied to another Table."""
+        """What is worked out once for this position (by this module and the layers above:
+        move labels by seat and language); shared with its `marked` copies, never with
+        another position."""
         return {}
 
-    @cached_property
-    def _public_view(self) -> dict[str, Any]:
-        return self.engine.view(self.state, None)
+    def _once(self, key: Hashable, work: Callable[[], Any]) -> Any:
+        if key not in self.memo:
+            self.memo[key] = work()
+        return self.memo[key]
+
+    def to_act(self) -> list[int]:
+        """Seats that must act now; [] unless running (chance is drawn by the service)."""
+        if self.status != "running" or self.state is None:
+            return []
+        return list(self._once("to act", lambda: tuple(
+            actor for actor in self.engine.to_act(self.state) if actor != CHANCE)))
+
+    def legal_moves(self, seat: int) -> list[str]:
+        """The moves `seat` may make now; [] if it need not act."""
+        if seat not in self.to_act():
+            return []
+        return list(self._once(("legal moves", seat), lambda: tuple(
+            self.engine.legal_moves(self.state, seat))))
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The engine's view for `seat` (None = spectators: no hidden information; asked
-        once per table, so callers must not change it)."""
+        once per position, so callers must not change it)."""
         if self.state is None:
             raise TableError("not_running")
-        return self._public_view if seat is None else self.engine.view(self.state, seat)
+        if seat is not None:
+            return self.engine.view(self.state, seat)
+        return self._once("public view", lambda: self.engine.view(self.state, None))
 
 
 @dataclass(frozen=True)

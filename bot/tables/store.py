@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -285,5 +285,5 @@ class TableStore:
             await self._repo.mark_posted(table_id, ply, message_id)
         known = self._current.get(table_id)
         if known is not None and ply > known.posted_ply:
-            self._current[table_id] = replace(known, posted_ply=ply,
-                                              message_id=message_id or known.message_id)
+            self._current[table_id] = known.marked(posted_ply=ply,
+                                                   message_id=message_id or known.message_id)

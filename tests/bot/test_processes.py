@@ -103,14 +103,14 @@ async def test_a_computer_move_is_discarded_when_a_member_moved_first(
     table = (await a.start(table.id, HOST)).table
     member = table.seat_of(HOST)
     thinking, release = asyncio.Event(), asyncio.Event()
-    real_think = a._think
+    real_think = a.computer_moves._think
 
     async def slow_think(*args):
         thinking.set()
         await release.wait()
         return await real_think(*args)
 
-    monkeypatch.setattr(a, "_think", slow_think)
+    monkeypatch.setattr(a.computer_moves, "_think", slow_think)
     step = asyncio.create_task(a.computer_step(table.id))
     await thinking.wait()
     card = b.legal_moves_for(table, HOST)[0]
@@ -119,6 +119,6 @@ async def test_a_computer_move_is_discarded_when_a_member_moved_first(
     assert await step is None  # thought for a position that no longer exists: discarded
     after = await a.get(table.id)
     assert after.log[table.ply:] == [(member, card)]
-    monkeypatch.setattr(a, "_think", real_think)
+    monkeypatch.setattr(a.computer_moves, "_think", real_think)
     (answer,) = await a.computers_play(table.id)  # thought again, from the new position
     assert answer.steps[0].auto and answer.table.ply > after.ply

@@ -17,7 +17,6 @@ import io
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -202,14 +201,14 @@ class Publisher:
                 table.ply, table.status != "running"):
             return known
         if known is not None and known.posted_ply > table.posted_ply:  # posted since its load
-            table = replace(table, posted_ply=known.posted_ply, message_id=known.message_id)
+            table = table.marked(posted_ply=known.posted_ply, message_id=known.message_id)
         self._latest[table.id] = table
         return table
 
     def _posted(self, table: Table, ply: int, message_id: int | None) -> Table:
         """Remember in memory what `mark_posted` stored."""
         final = table.status == "finished" and ply >= table.ply
-        posted = replace(table, posted_ply=max(table.posted_ply, ply),
+        posted = table.marked(posted_ply=max(table.posted_ply, ply),
                          message_id=message_id or table.message_id,
                          posted_final=table.posted_final or final)
         if self._latest.get(table.id) is table:
