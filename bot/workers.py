@@ -132,6 +132,10 @@ class ProcessPool:
         self._workers.append(worker)
         assert self._loop is not None
         self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
+        # uvloop (libuv) makes a watched descriptor non-blocking, and then reading an answer
+        # bigger than the pipe's buffer fails half-way: the pipe is only read once readable,
+        # and a whole answer is read at once, as on asyncio's own loop.
+        os.set_blocking(worker.conn.fileno(), True)
         return worker
 
     async def run(self, fn: Callable[..., T], args: tuple[Any, ...],
