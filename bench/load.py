@@ -3,13 +3,17 @@ speaks the wire protocol (tests/wire/fake_discord.py, in this process): how fast
 get an answer, and how soon does everyone see the board?
 
     python bench/load.py [--tables 1000] [--processes 1] [--database PATH|postgresql://...]
-                         [--rate 60] [--actions 3000] [--baseline TREE] [--profile]
+                         [--rate 60] [--actions 3000] [--typed 0.5] [--baseline TREE
+                         [--baseline-python PATH]] [--profile]
 
 Seeds `--tables` running tables (the four games in turn, two players each, one channel
 each, 40 per server) into a fresh database (a temporary SQLite file, or a new database made
 on the PostgreSQL server of the URL and dropped afterwards), starts `--processes` bot
 processes (the shards of one cluster, on that database), waits until they have posted every
-first board, then measures (bench/wire.py):
+first board, then measures (bench/wire.py). A share of the actions (`--typed`, default half)
+are typed as members do: an autocomplete interaction for `/move` (the bot lists the member's
+moves), then `/move` with one of the choices; the others are clicks on the board's buttons
+and menus (and 6 nimmt! hands sent by DM). The loads:
 - steady: actions arrive at `--rate` per second on random tables (one action in flight per
   table), like players who each take a few seconds to think;
 - burst: every table acts at the same instant: how long until every board is posted;
@@ -17,14 +21,17 @@ first board, then measures (bench/wire.py):
   `--saturation-in-flight` waiting at once): the moves they sustain;
 - service: the table service alone in this process (no Discord, no pictures): CPU per move.
 For every action: the time from the interaction being sent to the bot's answer (its
-interaction callback) and to the board (the new board posted, or the pick board edited);
-the bot processes' CPU per move (the bot process alone, and with its worker processes), this
-process's CPU per move (the fake Discord and the players), and the bots' event-loop lag (how
-late a 10 ms timer fires, sampled inside each bot: bench/bot_process.py).
+interaction callback; for typed moves also the autocomplete's choices) and to the board (the
+new board posted, or the pick board edited); CPU per move of the bot processes themselves
+(the event loop: Discord, the database, autocomplete) and of their worker processes
+(pictures), this process's CPU per move (the fake Discord and the players), and the bots'
+event-loop lag (how late a 10 ms timer fires, sampled inside each bot: bench/bot_process.py).
 
 `--baseline TREE` runs the same loads first with the bot code of another checkout (e.g. `git
-worktree add ../base main`) and prints the ratios new/old. `--profile` writes a cProfile of
-each bot process to bench-profile-<shard>.prof. Prints tables and one JSON line.
+worktree add ../base main`), with the interpreter `--baseline-python` (default this one: give
+that checkout's `.venv/bin/python` to compare with its installed libraries too), and prints
+the ratios new/old. `--profile` writes a cProfile of each bot process to
+bench-profile-<shard>.prof. Prints tables and one JSON line.
 """
 
 from __future__ import annotations
@@ -88,8 +95,11 @@ class Phase:
             "seconds": round(self.seconds, 2),
             "moves_per_s": round(moves / self.seconds, 1) if self.seconds else 0.0,
             "cpu_ms_per_move": per_move(self.cpu_seconds),
+            "workers_cpu_ms_per_move": per_move(self.cpu_all_seconds - self.cpu_seconds),
             "cpu_all_ms_per_move": per_move(self.cpu_all_seconds),
             "fake_cpu_ms_per_move": per_move(self.fake_cpu_seconds),
+            "autocompletes": len(self.figures.autocomplete),
+            "autocomplete_p99_ms": round(percentile(self.figures.autocomplete, 99), 1),
             "answer_p99_ms": round(percentile(self.figures.ack, 99), 1),
             "board_p50_ms": round(percentile(self.figures.board, 50), 1),
             "board_p99_ms": round(percentile(self.figures.board, 99), 1),
@@ -153,8 +163,10 @@ async def service_cpu(database: str, tables: int, moves: int, seed_: int) -> Pha
     return phase
 
 
-async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[str, Phase]:
-    """Seed the tables, start the bots of `tree`, run the loads, stop everything."""
+async def run_wire(args: argparse.Namespace, tree: Path, database: str,
+                   python: str = sys.executable) -> dict[str, Phase]:
+    """Seed the tables, start the bots of `tree` (run by `python`), run the loads, stop
+    everything."""
     began = time.perf_counter()
     tables = await seed(database, args.tables, args.processes, args.seed)
     log(f"seeded {len(tables)} tables in {time.perf_counter() - began:.1f} s")
@@ -162,14 +174,14 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[
     fake = FakeDiscord(guild_ids(args.tables), shard_count=args.processes,
                        channels_per_guild=TABLES_PER_GUILD, record=False,
                        on_call=lambda call, answer: players.on_call(call, answer))
-    players = Players(fake, tables, args.seed)
+    players = Players(fake, tables, args.seed, args.typed)
     url = await fake.start()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.logs) / tree.name if args.logs else Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         settings = dict(item.split("=", 1) for item in args.bot_env)
         bots = await start_bots(tree, url, database, args.processes, folder, args.profile,
-                                settings)
+                                settings, python)
         try:
             began = time.perf_counter()
             while players.posted < len(tables):  # the first boards, posted by the bots
@@ -226,19 +238,23 @@ async def fresh_database(url: str | None, folder: str, name: str) -> tuple[str, 
 
 def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
-    print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'cpu ms/mv':>10}{'+workers':>9}"
-          f"{'fake ms':>8}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
+    print("CPU ms per move: bot = the bot processes, workers = their worker processes; "
+          "times in ms")
+    print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'workers':>8}{'fake':>7}"
+          f"{'typed':>6}{'compl p99':>10}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
           f"{'board max':>10}{'lag p99':>9}{'lost':>6}")
     for name, phase in phases.items():
         row = phase.summary()
-        print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>10}"
-              f"{row['cpu_all_ms_per_move']:>9}{row['fake_cpu_ms_per_move']:>8}"
+        print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>7}"
+              f"{row['workers_cpu_ms_per_move']:>8}{row['fake_cpu_ms_per_move']:>7}"
+              f"{row['autocompletes']:>6}{row['autocomplete_p99_ms']:>10}"
               f"{row['answer_p99_ms']:>11}{row['board_p50_ms']:>10}{row['board_p99_ms']:>10}"
               f"{row['board_max_ms']:>10}{row['loop_lag_p99_ms']:>9}{row['lost']:>6}")
 
 
-RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "cpu_all_ms_per_move", "answer_p99_ms",
-              "board_p50_ms", "board_p99_ms", "loop_lag_p99_ms")
+RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "workers_cpu_ms_per_move",
+              "cpu_all_ms_per_move", "autocomplete_p99_ms", "answer_p99_ms", "board_p50_ms",
+              "board_p99_ms", "loop_lag_p99_ms")
 
 
 def ratios(new: dict[str, Phase], old: dict[str, Phase]) -> dict[str, dict[str, float]]:
@@ -276,13 +292,14 @@ async def main(args: argparse.Namespace) -> int:
             database, drop = await fresh_database(args.database, folder, label)
             log(f"{label}: the bot of {tree}")
             try:
-                runs[label] = await run_wire(args, tree, database)
+                python = args.baseline_python if label == "old" else sys.executable
+                runs[label] = await run_wire(args, tree, database, python)
                 if label == "new" and args.service_moves:
                     service = await service_cpu(database, 50, args.service_moves, args.seed)
             finally:
                 await drop()
     result: dict[str, Any] = {"tables": args.tables, "processes": args.processes,
-                              "database": kind.lower()}
+                              "database": kind.lower(), "typed": args.typed}
     for label, phases in runs.items():
         print_table(f"{title}: {label} bot ({args.baseline if label == 'old' else ROOT})",
                     {**phases, **({"service": service} if label == "new" and service else {})})
@@ -309,8 +326,14 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--saturation-in-flight", type=int, default=200,
                         help="at most this many actions waiting for their board")
     parser.add_argument("--service-moves", type=int, default=2000)
+    parser.add_argument("--typed", type=float, default=0.5, metavar="SHARE",
+                        help="share of actions typed as /move, each after an autocomplete "
+                             "(default 0.5; 0: clicks only)")
     parser.add_argument("--baseline", metavar="TREE",
                         help="first run the bot code of this checkout, and print ratios")
+    parser.add_argument("--baseline-python", metavar="PATH", default=sys.executable,
+                        help="the interpreter for the baseline's bots, e.g. its checkout's "
+                             ".venv/bin/python (default: this one)")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile each bot process into bench-profile-<shard>.prof")
     parser.add_argument("--bot-env", action="append", default=[], metavar="KEY=VALUE",

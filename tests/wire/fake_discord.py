@@ -330,6 +330,21 @@ class FakeDiscord:
             data["options"] = [{"type": 1, "name": subcommand, "options": []}]
         return await self._interact(shard_id, 2, data, channel_payload(guild_id), guild_id)
 
+    async def command(self, shard_id: int, guild_id: int, name: str,
+                      options: list[dict[str, Any]] | None = None, *,
+                      channel_id: int | None = None, who: dict[str, Any] = PLAYER,
+                      token: str | None = None, autocomplete: bool = False) -> str:
+        """A player (`who`) runs `/name` with `options` (`{"type": 3, "name": ..., "value":
+        ...}`) in a channel of the guild (default its first); with `autocomplete`, the player
+        is still typing it (one option has `"focused": True`) and the bot is asked for
+        choices. Returns the interaction's token."""
+        data: dict[str, Any] = {"id": str(next(self._ids)), "name": name, "type": 1,
+                                "options": options or []}
+        channel = (self.channel(channel_id) if channel_id is not None else None) or \
+            channel_payload(guild_id)
+        return await self._interact(shard_id, 4 if autocomplete else 2, data, channel, guild_id,
+                                    who=who, token=token)
+
     async def click(self, shard_id: int, message: dict[str, Any], custom_id: str,
                     values: list[str] | None = None, guild_id: int | None = None,
                     who: dict[str, Any] = PLAYER, token: str | None = None) -> str:
