@@ -244,8 +244,13 @@ class Workers:
 
     def __init__(self, processes: int | None = None, queue_limit: int = 8, *,
                  processes_here: int = 1) -> None:
-        sizes = lane_sizes(processes, cores=usable_cores(), processes_here=processes_here)
+        cores = usable_cores()
+        sizes = lane_sizes(processes, cores=cores, processes_here=processes_here)
         boards = sizes["boards"]
+        if boards:
+            log.info("worker processes: %d for boards, %d for searches, %d for background "
+                     "work (%d cores, %d bot process(es) sharing them)", boards,
+                     sizes["search"], sizes["background"], cores, processes_here)
         self.lanes = {
             "boards": Lane("boards", boards, 10_000, False),
             "search": Lane("search", sizes["search"], 10_000, False),

@@ -92,6 +92,10 @@ async def test_every_rest_call_goes_through_the_configured_api_base(
     assert bots[0].said(f"Discord's REST API through {base}"), output(cluster)
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
     assert bots[0].said(f"event loop: {loop}"), output(cluster)
+    # shard 1 of 2: one of two processes dividing the machine's cores between their workers
+    assert bots[0].said("bot process(es) sharing them)"), output(cluster)
+    [sizes] = [line for line in bots[0].lines if "worker processes:" in line]
+    assert "2 bot process(es)" in sizes, sizes
     # Every request the fake Discord answered came through the proxy, in the same order:
     # login, the commands' ids, the answer and its follow-up.
     seen = [f"{call.method} {call.path}" for call in fake.calls]
