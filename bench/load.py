@@ -30,7 +30,9 @@ event-loop lag (how late a 10 ms timer fires, sampled inside each bot: bench/bot
 `--baseline TREE` runs the same loads first with the bot code of another checkout (e.g. `git
 worktree add ../base main`), with the interpreter `--baseline-python` (default this one: give
 that checkout's `.venv/bin/python` to compare with its installed libraries too), and prints
-the ratios new/old. `--profile` writes a cProfile of each bot process to
+the ratios new/old. `--rounds N` runs old and new in turn N times and pools the figures (on a
+machine shared with other work; how much it drifts shows in a figure whose code both trees
+share, such as the workers' CPU per move when the pictures did not change). `--profile` writes a cProfile of each bot process to
 bench-profile-<shard>.prof. Prints tables and one JSON line.
 """
 
@@ -236,6 +238,25 @@ async def fresh_database(url: str | None, folder: str, name: str) -> tuple[str, 
     return f"{base}/{database}", drop
 
 
+def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
+    """Each phase over all rounds as one: every sample, the seconds and CPU added up."""
+    result = {}
+    for name in rounds[0]:
+        phase = Phase(name)
+        for one in (run[name] for run in rounds):
+            for kind in ("ack", "board", "sizes", "autocomplete"):
+                getattr(phase.figures, kind).extend(getattr(one.figures, kind))
+            phase.figures.lost += one.figures.lost
+            phase.figures.refusals.update(one.figures.refusals)
+            phase.lag += one.lag
+            phase.seconds += one.seconds
+            phase.cpu_seconds += one.cpu_seconds
+            phase.cpu_all_seconds += one.cpu_all_seconds
+            phase.fake_cpu_seconds += one.fake_cpu_seconds
+        result[name] = phase
+    return result
+
+
 def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
     print("CPU ms per move: bot = the bot processes, workers = their worker processes; "
@@ -281,25 +302,37 @@ def report(phases: dict[str, Phase], service: Phase | None) -> dict[str, Any]:
 async def main(args: argparse.Namespace) -> int:
     kind = "PostgreSQL" if args.database and is_postgres(args.database) else "SQLite"
     title = f"{args.tables} tables, {args.processes} bot process(es), {kind}"
-    runs: dict[str, dict[str, Phase]] = {}
+    rounds: dict[str, list[dict[str, Phase]]] = {}
     service = None
     with tempfile.TemporaryDirectory() as folder:
         trees = [("old", Path(args.baseline).resolve())] if args.baseline else []
-        for label, tree in [*trees, ("new", ROOT)]:
-            if args.database and not is_postgres(args.database) and len(trees):
-                raise SystemExit("--baseline needs a fresh database per run: leave out "
-                                 "--database (a temporary SQLite file) or give a URL")
-            database, drop = await fresh_database(args.database, folder, label)
-            log(f"{label}: the bot of {tree}")
-            try:
-                python = args.baseline_python if label == "old" else sys.executable
-                runs[label] = await run_wire(args, tree, database, python)
-                if label == "new" and args.service_moves:
-                    service = await service_cpu(database, 50, args.service_moves, args.seed)
-            finally:
-                await drop()
+        if args.database and not is_postgres(args.database) and \
+                (len(trees) or args.rounds > 1):
+            raise SystemExit("--baseline and --rounds need a fresh database per run: leave "
+                             "out --database (a temporary SQLite file) or give a URL")
+        for number in range(args.rounds):  # old and new in turn: a busy machine's drift
+            for label, tree in [*trees, ("new", ROOT)]:  # weighs on both alike
+                database, drop = await fresh_database(args.database, folder,
+                                                      f"{label}{number}")
+                log(f"{label}: the bot of {tree} (round {number + 1} of {args.rounds})")
+                try:
+                    python = args.baseline_python if label == "old" else sys.executable
+                    rounds.setdefault(label, []).append(
+                        await run_wire(args, tree, database, python))
+                    if label == "new" and args.service_moves and service is None:
+                        service = await service_cpu(database, 50, args.service_moves,
+                                                    args.seed)
+                finally:
+                    await drop()
+            if trees:
+                each = ratios(rounds["new"][-1], rounds["old"][-1])
+                log(f"round {number + 1}, CPU per move new/old (bot, workers): " + ", ".join(
+                    f"{name} {row['cpu_ms_per_move']}, {row['workers_cpu_ms_per_move']}"
+                    for name, row in each.items()))
+    runs = {label: pooled(phases) for label, phases in rounds.items()}
     result: dict[str, Any] = {"tables": args.tables, "processes": args.processes,
-                              "database": kind.lower(), "typed": args.typed}
+                              "database": kind.lower(), "typed": args.typed,
+                              "rounds": args.rounds}
     for label, phases in runs.items():
         print_table(f"{title}: {label} bot ({args.baseline if label == 'old' else ROOT})",
                     {**phases, **({"service": service} if label == "new" and service else {})})
@@ -331,6 +364,9 @@ def parse_args() -> argparse.Namespace:
                              "(default 0.5; 0: clicks only)")
     parser.add_argument("--baseline", metavar="TREE",
                         help="first run the bot code of this checkout, and print ratios")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the bots this many times (with --baseline: old and new in "
+                             "turn) and pool the figures; for a machine shared with others")
     parser.add_argument("--baseline-python", metavar="PATH", default=sys.executable,
                         help="the interpreter for the baseline's bots, e.g. its checkout's "
                              ".venv/bin/python (default: this one)")
