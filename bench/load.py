@@ -32,8 +32,9 @@ worktree add ../base main`), with the interpreter `--baseline-python` (default t
 that checkout's `.venv/bin/python` to compare with its installed libraries too), and prints
 the ratios new/old. `--rounds N` runs old and new in turn N times and pools the figures (on a
 machine shared with other work; how much it drifts shows in a figure whose code both trees
-share, such as the workers' CPU per move when the pictures did not change). `--profile` writes a cProfile of each bot process to
-bench-profile-<shard>.prof. Prints tables and one JSON line.
+share, such as the workers' CPU per move when the pictures did not change). `--profile`
+writes a cProfile of each bot process to bench-profile-<shard>.prof. Prints tables and one
+JSON line.
 """
 
 from __future__ import annotations
