@@ -3,13 +3,17 @@ speaks the wire protocol (tests/wire/fake_discord.py, in this process): how fast
 get an answer, and how soon does everyone see the board?
 
     python bench/load.py [--tables 1000] [--processes 1] [--database PATH|postgresql://...]
-                         [--rate 60] [--actions 3000] [--baseline TREE] [--profile]
+                         [--rate 60] [--actions 3000] [--typed 0.5] [--baseline TREE
+                         [--baseline-python PATH]] [--profile]
 
 Seeds `--tables` running tables (the four games in turn, two players each, one channel
 each, 40 per server) into a fresh database (a temporary SQLite file, or a new database made
 on the PostgreSQL server of the URL and dropped afterwards), starts `--processes` bot
 processes (the shards of one cluster, on that database), waits until they have posted every
-first board, then measures (bench/wire.py):
+first board, then measures (bench/wire.py). A share of the actions (`--typed`, default half)
+are typed as members do: an autocomplete interaction for `/move` (the bot lists the member's
+moves), then `/move` with one of the choices; the others are clicks on the board's buttons
+and menus (and 6 nimmt! hands sent by DM). The loads:
 - steady: actions arrive at `--rate` per second on random tables (one action in flight per
   table), like players who each take a few seconds to think;
 - burst: every table acts at the same instant: how long until every board is posted;
@@ -17,14 +21,20 @@ first board, then measures (bench/wire.py):
   `--saturation-in-flight` waiting at once): the moves they sustain;
 - service: the table service alone in this process (no Discord, no pictures): CPU per move.
 For every action: the time from the interaction being sent to the bot's answer (its
-interaction callback) and to the board (the new board posted, or the pick board edited);
-the bot processes' CPU per move (the bot process alone, and with its worker processes), this
-process's CPU per move (the fake Discord and the players), and the bots' event-loop lag (how
-late a 10 ms timer fires, sampled inside each bot: bench/bot_process.py).
+interaction callback; for typed moves also the autocomplete's choices) and to the board (the
+new board posted, or the pick board edited); CPU per move of the bot processes themselves
+(the event loop: Discord, the database, autocomplete) and of their worker processes
+(pictures), this process's CPU per move (the fake Discord and the players), and the bots'
+event-loop lag (how late a 10 ms timer fires, sampled inside each bot: bench/bot_process.py).
 
 `--baseline TREE` runs the same loads first with the bot code of another checkout (e.g. `git
-worktree add ../base main`) and prints the ratios new/old. `--profile` writes a cProfile of
-each bot process to bench-profile-<shard>.prof. Prints tables and one JSON line.
+worktree add ../base main`), with the interpreter `--baseline-python` (default this one: give
+that checkout's `.venv/bin/python` to compare with its installed libraries too), and prints
+the ratios new/old. `--rounds N` runs old and new in turn N times and pools the figures (on a
+machine shared with other work; how much it drifts shows in a figure whose code both trees
+share, such as the workers' CPU per move when the pictures did not change). `--profile`
+writes a cProfile of each bot process to bench-profile-<shard>.prof. Prints tables and one
+JSON line.
 """
 
 from __future__ import annotations
@@ -88,8 +98,11 @@ class Phase:
             "seconds": round(self.seconds, 2),
             "moves_per_s": round(moves / self.seconds, 1) if self.seconds else 0.0,
             "cpu_ms_per_move": per_move(self.cpu_seconds),
+            "workers_cpu_ms_per_move": per_move(self.cpu_all_seconds - self.cpu_seconds),
             "cpu_all_ms_per_move": per_move(self.cpu_all_seconds),
             "fake_cpu_ms_per_move": per_move(self.fake_cpu_seconds),
+            "autocompletes": len(self.figures.autocomplete),
+            "autocomplete_p99_ms": round(percentile(self.figures.autocomplete, 99), 1),
             "answer_p99_ms": round(percentile(self.figures.ack, 99), 1),
             "board_p50_ms": round(percentile(self.figures.board, 50), 1),
             "board_p99_ms": round(percentile(self.figures.board, 99), 1),
@@ -153,8 +166,10 @@ async def service_cpu(database: str, tables: int, moves: int, seed_: int) -> Pha
     return phase
 
 
-async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[str, Phase]:
-    """Seed the tables, start the bots of `tree`, run the loads, stop everything."""
+async def run_wire(args: argparse.Namespace, tree: Path, database: str,
+                   python: str = sys.executable) -> dict[str, Phase]:
+    """Seed the tables, start the bots of `tree` (run by `python`), run the loads, stop
+    everything."""
     began = time.perf_counter()
     tables = await seed(database, args.tables, args.processes, args.seed)
     log(f"seeded {len(tables)} tables in {time.perf_counter() - began:.1f} s")
@@ -162,14 +177,14 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str) -> dict[
     fake = FakeDiscord(guild_ids(args.tables), shard_count=args.processes,
                        channels_per_guild=TABLES_PER_GUILD, record=False,
                        on_call=lambda call, answer: players.on_call(call, answer))
-    players = Players(fake, tables, args.seed)
+    players = Players(fake, tables, args.seed, args.typed)
     url = await fake.start()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.logs) / tree.name if args.logs else Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         settings = dict(item.split("=", 1) for item in args.bot_env)
         bots = await start_bots(tree, url, database, args.processes, folder, args.profile,
-                                settings)
+                                settings, python)
         try:
             began = time.perf_counter()
             while players.posted < len(tables):  # the first boards, posted by the bots
@@ -224,21 +239,44 @@ async def fresh_database(url: str | None, folder: str, name: str) -> tuple[str, 
     return f"{base}/{database}", drop
 
 
+def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
+    """Each phase over all rounds as one: every sample, the seconds and CPU added up."""
+    result = {}
+    for name in rounds[0]:
+        phase = Phase(name)
+        for one in (run[name] for run in rounds):
+            for kind in ("ack", "board", "sizes", "autocomplete"):
+                getattr(phase.figures, kind).extend(getattr(one.figures, kind))
+            phase.figures.lost += one.figures.lost
+            phase.figures.refusals.update(one.figures.refusals)
+            phase.lag += one.lag
+            phase.seconds += one.seconds
+            phase.cpu_seconds += one.cpu_seconds
+            phase.cpu_all_seconds += one.cpu_all_seconds
+            phase.fake_cpu_seconds += one.fake_cpu_seconds
+        result[name] = phase
+    return result
+
+
 def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
-    print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'cpu ms/mv':>10}{'+workers':>9}"
-          f"{'fake ms':>8}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
+    print("CPU ms per move: bot = the bot processes, workers = their worker processes; "
+          "times in ms")
+    print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'workers':>8}{'fake':>7}"
+          f"{'typed':>6}{'compl p99':>10}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
           f"{'board max':>10}{'lag p99':>9}{'lost':>6}")
     for name, phase in phases.items():
         row = phase.summary()
-        print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>10}"
-              f"{row['cpu_all_ms_per_move']:>9}{row['fake_cpu_ms_per_move']:>8}"
+        print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>7}"
+              f"{row['workers_cpu_ms_per_move']:>8}{row['fake_cpu_ms_per_move']:>7}"
+              f"{row['autocompletes']:>6}{row['autocomplete_p99_ms']:>10}"
               f"{row['answer_p99_ms']:>11}{row['board_p50_ms']:>10}{row['board_p99_ms']:>10}"
               f"{row['board_max_ms']:>10}{row['loop_lag_p99_ms']:>9}{row['lost']:>6}")
 
 
-RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "cpu_all_ms_per_move", "answer_p99_ms",
-              "board_p50_ms", "board_p99_ms", "loop_lag_p99_ms")
+RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "workers_cpu_ms_per_move",
+              "cpu_all_ms_per_move", "autocomplete_p99_ms", "answer_p99_ms", "board_p50_ms",
+              "board_p99_ms", "loop_lag_p99_ms")
 
 
 def ratios(new: dict[str, Phase], old: dict[str, Phase]) -> dict[str, dict[str, float]]:
@@ -265,24 +303,37 @@ def report(phases: dict[str, Phase], service: Phase | None) -> dict[str, Any]:
 async def main(args: argparse.Namespace) -> int:
     kind = "PostgreSQL" if args.database and is_postgres(args.database) else "SQLite"
     title = f"{args.tables} tables, {args.processes} bot process(es), {kind}"
-    runs: dict[str, dict[str, Phase]] = {}
+    rounds: dict[str, list[dict[str, Phase]]] = {}
     service = None
     with tempfile.TemporaryDirectory() as folder:
         trees = [("old", Path(args.baseline).resolve())] if args.baseline else []
-        for label, tree in [*trees, ("new", ROOT)]:
-            if args.database and not is_postgres(args.database) and len(trees):
-                raise SystemExit("--baseline needs a fresh database per run: leave out "
-                                 "--database (a temporary SQLite file) or give a URL")
-            database, drop = await fresh_database(args.database, folder, label)
-            log(f"{label}: the bot of {tree}")
-            try:
-                runs[label] = await run_wire(args, tree, database)
-                if label == "new" and args.service_moves:
-                    service = await service_cpu(database, 50, args.service_moves, args.seed)
-            finally:
-                await drop()
+        if args.database and not is_postgres(args.database) and \
+                (len(trees) or args.rounds > 1):
+            raise SystemExit("--baseline and --rounds need a fresh database per run: leave "
+                             "out --database (a temporary SQLite file) or give a URL")
+        for number in range(args.rounds):  # old and new in turn: a busy machine's drift
+            for label, tree in [*trees, ("new", ROOT)]:  # weighs on both alike
+                database, drop = await fresh_database(args.database, folder,
+                                                      f"{label}{number}")
+                log(f"{label}: the bot of {tree} (round {number + 1} of {args.rounds})")
+                try:
+                    python = args.baseline_python if label == "old" else sys.executable
+                    rounds.setdefault(label, []).append(
+                        await run_wire(args, tree, database, python))
+                    if label == "new" and args.service_moves and service is None:
+                        service = await service_cpu(database, 50, args.service_moves,
+                                                    args.seed)
+                finally:
+                    await drop()
+            if trees:
+                each = ratios(rounds["new"][-1], rounds["old"][-1])
+                log(f"round {number + 1}, CPU per move new/old (bot, workers): " + ", ".join(
+                    f"{name} {row['cpu_ms_per_move']}, {row['workers_cpu_ms_per_move']}"
+                    for name, row in each.items()))
+    runs = {label: pooled(phases) for label, phases in rounds.items()}
     result: dict[str, Any] = {"tables": args.tables, "processes": args.processes,
-                              "database": kind.lower()}
+                              "database": kind.lower(), "typed": args.typed,
+                              "rounds": args.rounds}
     for label, phases in runs.items():
         print_table(f"{title}: {label} bot ({args.baseline if label == 'old' else ROOT})",
                     {**phases, **({"service": service} if label == "new" and service else {})})
@@ -309,8 +360,17 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--saturation-in-flight", type=int, default=200,
                         help="at most this many actions waiting for their board")
     parser.add_argument("--service-moves", type=int, default=2000)
+    parser.add_argument("--typed", type=float, default=0.5, metavar="SHARE",
+                        help="share of actions typed as /move, each after an autocomplete "
+                             "(default 0.5; 0: clicks only)")
     parser.add_argument("--baseline", metavar="TREE",
                         help="first run the bot code of this checkout, and print ratios")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the bots this many times (with --baseline: old and new in "
+                             "turn) and pool the figures; for a machine shared with others")
+    parser.add_argument("--baseline-python", metavar="PATH", default=sys.executable,
+                        help="the interpreter for the baseline's bots, e.g. its checkout's "
+                             ".venv/bin/python (default: this one)")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile each bot process into bench-profile-<shard>.prof")
     parser.add_argument("--bot-env", action="append", default=[], metavar="KEY=VALUE",

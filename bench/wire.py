@@ -6,10 +6,12 @@ Tables are seeded straight into the database (lobby, second player, start: the t
 service's own calls) before the bots start; each bot then posts their first boards itself
 (its start-up recovery of unposted boards). A player's action is an INTERACTION_CREATE sent
 over the gateway of the shard that serves the table's server (direct messages: shard 0),
-built from the components of the table's latest board (or of the player's hand, sent by DM).
+built from the components of the table's latest board (or of the player's hand, sent by DM),
+or typed: as a member types `/move`, Discord asks the bot for choices (an autocomplete
+interaction), and the member sends `/move` with one of them.
 Times are taken when the fake has read the bot's REST request: the interaction callback is
-the answer; the next message with the table's board in its place (a follow-up or a channel
-message), or the edit of a pick board, is the board.
+the answer (for an autocomplete, its choices); the next message with the table's board in its
+place (a follow-up or a channel message), or the edit of a pick board, is the board.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Pending:
     table_id: int
     sent: float
     group: bool = False  # a group (piece) was chosen: the move comes from the private reply
+    typed: bool = False  # /move typed: autocomplete first, then the command
 
 
 @dataclass
@@ -61,6 +64,7 @@ class Figures:
     ack: list[float] = field(default_factory=list)
     board: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)  # board pictures' bytes
+    autocomplete: list[float] = field(default_factory=list)  # ms until /move's choices came
     lost: int = 0  # actions refused, or whose board never came
     refusals: Counter[str] = field(default_factory=Counter)  # what the bots said, how often
 
@@ -98,13 +102,22 @@ def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield from row.get("components", [row])
 
 
+MOVE_TYPED = ("Played:", "You picked")  # /move's private answer when the move was taken
+
+
 class Players:
     """Everyone at the tables: chooses actions from what the bots posted, sends them, and
-    times the bots' answers and boards (`on_call` sees every REST call the fake answers)."""
+    times the bots' answers and boards (`on_call` sees every REST call the fake answers).
+    `typed`: the share of actions typed as `/move` (an autocomplete, then the command) rather
+    than clicked."""
 
-    def __init__(self, fake: FakeDiscord, tables: list[TableInfo], seed: int) -> None:
+    def __init__(self, fake: FakeDiscord, tables: list[TableInfo], seed: int,
+                 typed: float = 0.0) -> None:
         self.fake = fake
         self.rng = random.Random(seed)
+        self.typed = typed
+        self.typing: dict[str, tuple[int, int, float]] = {}  # autocomplete token -> (table,
+        # member, sent)
         self.tables = {info.id: info for info in tables}
         self.by_place = {info.place: info.id for info in tables}
         self.by_message: dict[int, int] = {}  # board message id -> table
@@ -126,6 +139,11 @@ class Players:
     def on_call(self, call: Call, answer: Any) -> None:
         parts = call.path.split("/")[1:]
         if call.method == "POST" and parts[0] == "interactions":
+            typing = self.typing.pop(parts[2], None)
+            if typing is not None:  # /move's choices: send /move with one of them
+                self.figures.autocomplete.append((call.at - typing[2]) * 1000)
+                self._typed(typing[0], typing[1], call.json or {})
+                return
             sent = self.tokens.get(parts[2])
             if sent is not None:
                 self.figures.ack.append((call.at - sent[1]) * 1000)
@@ -173,6 +191,8 @@ class Players:
         item = self.pending.get(table_id)
         if item is None:
             return
+        if item.typed and message.get("content", "").startswith(MOVE_TYPED):
+            return  # /move taken: the board follows
         menus = [c for c in components(message) if c.get("type") == 3]
         if not item.group or not menus:
             del self.pending[table_id]
@@ -230,8 +250,63 @@ class Players:
         custom_id, values = self.rng.choice(choices)
         return board, custom_id, values, guild_id, self.rng.choice(users)
 
+    def _typist(self, table_id: int) -> int | None:
+        """A member who may act at the table now, to type /move (None: nobody)."""
+        board = self.boards.get(table_id)
+        if board is None or table_id in self.finished:
+            return None
+        lines = [line for line in board.get("content", "").split("\n") if MENTION.search(line)]
+        if not lines:
+            return None
+        users = [int(u) for u in MENTION.findall(lines[-1])]  # the "to act" line
+        hands = self.hands.get(table_id)
+        if any(str(c.get("custom_id", "")).startswith("pk:") for c in components(board)):
+            users = [u for u in users if u in (hands or {})]  # who has not picked yet
+        return self.rng.choice(users) if users else None
+
+    async def _type(self, table_id: int, who: int) -> None:
+        """`who` starts typing /move at the table: Discord asks the bot for choices."""
+        info = self.tables[table_id]
+        self._tokens += 1
+        token = f"bench-{self._tokens}-{who}"
+        now = time.perf_counter()
+        self.pending[table_id] = Pending(table_id, now, typed=True)
+        self.typing[token] = (table_id, who, now)
+        await self.fake.command(info.shard, info.guild_id, "move", [
+            {"type": 3, "name": "move", "value": "", "focused": True}], channel_id=info.place,
+            who=user(who, f"p{who % 1000}"), token=token, autocomplete=True)
+
+    def _typed(self, table_id: int, who: int, answer: dict[str, Any]) -> None:
+        """The autocomplete's choices came: send /move with one of them."""
+        item = self.pending.get(table_id)
+        if item is None or not item.typed:
+            return
+        choices = (answer.get("data") or {}).get("choices") or []
+        if not choices:
+            del self.pending[table_id]
+            self.figures.lost += 1
+            self.figures.refusals["(no /move choices)"] += 1
+            self._make_ready(table_id)
+            self.changed.set()
+            return
+        value = self.rng.choice(choices)["value"]
+        self.hands.get(table_id, {}).pop(who, None)  # a pick typed: that hand is used up
+        info = self.tables[table_id]
+        self._tokens += 1
+        token = f"bench-{self._tokens}-{who}"
+        item.sent = time.perf_counter()  # the board is timed from the command, as a click
+        self.tokens[token] = (table_id, item.sent)
+        self._spawn(self.fake.command(
+            info.shard, info.guild_id, "move", [{"type": 3, "name": "move", "value": value}],
+            channel_id=info.place, who=user(who, f"p{who % 1000}"), token=token))
+
     async def start(self, table_id: int) -> bool:
         """Send one action at the table (False: it has none to take now)."""
+        if self.typed and self.rng.random() < self.typed:
+            who = self._typist(table_id)
+            if who is not None:
+                await self._type(table_id, who)
+                return True
         chosen = self._choose(table_id)
         if chosen is None:
             return False
@@ -375,9 +450,11 @@ class BotProcess:
 
 
 async def start_bots(tree: Path, url: str, database: str, processes: int, folder: Path,
-                     profile: bool, settings: dict[str, str] | None = None) -> list[BotProcess]:
+                     profile: bool, settings: dict[str, str] | None = None,
+                     python: str = sys.executable) -> list[BotProcess]:
     """One `python -m bot` process per shard (plain, unsharded, for one process), with the
-    bot code of `tree`; `settings`: more environment variables (BOT_PG_POOL_MAX=20, ...)."""
+    bot code of `tree` run by `python` (its installed libraries); `settings`: more
+    environment variables (BOT_PG_POOL_MAX=20, ...)."""
     launcher = Path(__file__).resolve().parent / "bot_process.py"
     bots = []
     for shard_id in range(processes):
@@ -396,7 +473,7 @@ async def start_bots(tree: Path, url: str, database: str, processes: int, folder
         log = folder / f"bot{shard_id}.log"
         with open(log, "wb") as output:
             process = await asyncio.create_subprocess_exec(
-                sys.executable, str(launcher), "--env-file", str(folder / "no.env"),
+                python, str(launcher), "--env-file", str(folder / "no.env"),
                 cwd=folder, env=env, stdout=output, stderr=output, start_new_session=True)
         bots.append(BotProcess(shard_id, process, log, folder / f"lag{shard_id}.txt"))
     return bots

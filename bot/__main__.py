@@ -1,7 +1,9 @@
 """`python -m bot`: run the bot (token from DISCORD_TOKEN or .env).
 
 Settings besides the token: BOT_DATABASE, BOT_LOG_LEVEL (DEBUG/INFO/WARNING/ERROR),
-BOT_METRICS_PORT (Prometheus metrics), BOT_HEARTBEAT_FILE (for Docker's HEALTHCHECK).
+BOT_METRICS_PORT (Prometheus metrics), BOT_HEARTBEAT_FILE (for Docker's HEALTHCHECK),
+BOT_DISCORD_API (a REST rate-limit proxy shared by the cluster), BOT_UVLOOP=0 (asyncio's own
+event loop instead of uvloop).
 
 Commands: `python -m bot health` (exit 0 if the heartbeat file is fresh),
 `python -m bot sync` (register the slash commands and exit), `python -m bot
@@ -19,8 +21,9 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Coroutine
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from bot import metrics
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 
+T = TypeVar("T")
 HEARTBEAT_STALE = 90.0  # seconds: the sweeper touches the file every 15 s
 
 
@@ -139,13 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    use_api_base(config.api_base)
     try:
         if args.command == "sync":
-            count = asyncio.run(sync_only(config))
+            count = run(sync_only(config))
             where = f"server {config.dev_guild_id}" if config.dev_guild_id else "all servers"
             print(f"Registered {count} slash commands for {where}.")
             return 0
-        asyncio.run(serve(create_bot(config), config.token))
+        run(serve(create_bot(config), config.token))
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
@@ -205,6 +210,35 @@ def use_test_server(url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
         f"ws://{parts.hostname}:{parts.port}/gateway")
     logging.getLogger(__name__).warning("using the test Discord server at %s", url)
+
+
+def use_api_base(base: str | None) -> None:
+    """Send every REST call (interaction answers and webhooks included) to `base` instead of
+    Discord, e.g. a rate-limit proxy that the cluster's processes share (BOT_DISCORD_API)."""
+    if base is None:
+        return
+    import discord.http
+
+    discord.http.Route.BASE = base
+    logging.getLogger(__name__).info("Discord's REST API through %s", base)
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(main)` on uvloop's event loop where uvloop is installed (not on Windows)
+    and not turned off with BOT_UVLOOP=0, else on asyncio's own."""
+    log = logging.getLogger(__name__)
+    if os.environ.get("BOT_UVLOOP", "").strip().lower() not in ("0", "false", "no", "off"):
+        try:
+            import uvloop
+        except ImportError:
+            log.info("event loop: asyncio (uvloop is not installed)")
+        else:
+            log.info("event loop: uvloop %s", uvloop.__version__)
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                return runner.run(main)
+    else:
+        log.info("event loop: asyncio (BOT_UVLOOP=0)")
+    return asyncio.run(main)
 
 
 async def serve(bot: TableBot, token: str) -> None:

@@ -93,7 +93,8 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.repo = repo = await open_database(self.config.database)
-        self.workers = Workers(self.config.workers)
+        self.workers = Workers(self.config.workers,
+                               processes_here=self.config.processes_here)
         workers.install(self.workers)
         self.service = TableService(repo, rng=self.rng, now=self.clock, think=think)
         self.tournaments = TournamentService(repo, self.service, rng=self.rng)

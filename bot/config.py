@@ -1,11 +1,13 @@
 """Settings from the environment (and a `.env` file): token, development guild, database path,
-shards."""
+shards, worker processes, Discord's API address."""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.shards import parse_shards, shard_of
 
@@ -46,6 +48,23 @@ class Config:
     # out of `shard_count` shards (BOT_SHARD_COUNT, BOT_SHARD_IDS).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Bot processes sharing this machine's cores (BOT_PROCESSES; None: the cluster's size
+    # from the shard settings, see `processes_here`).
+    processes: int | None = None
+    # Discord's REST API base (BOT_DISCORD_API), e.g. a shared rate-limit proxy's
+    # http://nirn-proxy:8080/api/v10; None: Discord itself.
+    api_base: str | None = None
+
+    @property
+    def processes_here(self) -> int:
+        """How many bot processes divide this machine's cores: BOT_PROCESSES, else the
+        cluster's size as the shard settings tell it (shards in all / shards here, so that
+        compose.yaml's two processes of one shard each count 2), else 1."""
+        if self.processes is not None:
+            return self.processes
+        if self.shard_count is None or not self.shard_ids:
+            return 1
+        return max(1, math.ceil(self.shard_count / len(self.shard_ids)))
 
     def serves_guild(self, guild_id: int | None) -> bool:
         """Whether this process's shards receive this server's events (None: direct
@@ -70,6 +89,10 @@ class Config:
         workers = (values.get("BOT_WORKERS") or "").strip()
         if workers and not workers.isdigit():
             raise ValueError("BOT_WORKERS must be a number of processes (0: threads only)")
+        processes = (values.get("BOT_PROCESSES") or "").strip()
+        if processes and (not processes.isdigit() or int(processes) < 1):
+            raise ValueError("BOT_PROCESSES must be the number of bot processes on this "
+                             "machine (1 or more)")
         return cls(
             token=(values.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
@@ -79,7 +102,22 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             workers=int(workers) if workers else None,
+            processes=int(processes) if processes else None,
+            api_base=parse_api_base(values.get("BOT_DISCORD_API") or ""),
         )
+
+
+def parse_api_base(text: str) -> str | None:
+    """BOT_DISCORD_API as discord.py's REST base URL (None when unset): an http(s) URL; a bare
+    address such as http://nirn-proxy:8080 gets Discord's path /api/v10."""
+    text = text.strip().rstrip("/")
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+        raise ValueError(f"BOT_DISCORD_API must be an http(s) address such as "
+                         f"http://nirn-proxy:8080/api/v10 (got {text!r})")
+    return text if parts.path else text + "/api/v10"
 
 
 NO_TOKEN_HELP = """\

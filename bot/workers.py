@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import multiprocessing
 import os
 import weakref
@@ -139,6 +140,10 @@ class ProcessPool:
         self._workers.append(worker)
         assert self._loop is not None
         self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
+        # uvloop (libuv) makes a watched descriptor non-blocking, and then reading an answer
+        # bigger than the pipe's buffer fails half-way: the pipe is only read once readable,
+        # and a whole answer is read at once, as on asyncio's own loop.
+        os.set_blocking(worker.conn.fileno(), True)
         return worker
 
     async def run(self, fn: Callable[..., T], args: tuple[Any, ...],
@@ -208,18 +213,56 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-class Workers:
-    """The three lanes. `processes`: workers for boards (default: the CPU count); searches
-    and background work get one process each (more on bigger machines)."""
+CPU_MAX = "/sys/fs/cgroup/cpu.max"  # a container's CPU limit (cgroup v2): "quota period"
 
-    def __init__(self, processes: int | None = None, queue_limit: int = 8) -> None:
+
+def usable_cores(cpu_max: str = CPU_MAX) -> int:
+    """The cores this process may use: those it may run on (CPU affinity), fewer under a
+    container's CPU limit (`docker run --cpus 2`: 2)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-        boards = cores if processes is None else processes
-        others = 0 if boards == 0 else max(1, cores // 4)
+    try:
+        with open(cpu_max, encoding="ascii") as file:
+            quota, period = file.read().split()[:2]
+        if quota != "max":
+            cores = min(cores, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, cores)
+
+
+def lane_sizes(boards: int | None, *, cores: int, processes_here: int = 1) -> dict[str, int]:
+    """Worker processes per lane for one bot process out of `processes_here` on a machine of
+    `cores` cores: each gets an equal share of the cores (at least one) for its boards, and a
+    quarter of its share (at least one) for searches and for background work, so that the
+    cluster's busy workers together roughly fill the machine rather than fight over it.
+    `boards` (BOT_WORKERS) overrides the share for boards; 0 runs everything in threads."""
+    share = max(1, cores // max(1, processes_here))
+    boards = share if boards is None else boards
+    others = 0 if boards == 0 else max(1, share // 4)
+    return {"boards": boards, "search": others, "background": others}
+
+
+class Workers:
+    """The three lanes. `processes`: workers for boards (default: this process's share of the
+    cores, `lane_sizes`); searches and background work get one process each (more on bigger
+    machines). `processes_here`: bot processes sharing the machine's cores."""
+
+    def __init__(self, processes: int | None = None, queue_limit: int = 8, *,
+                 processes_here: int = 1) -> None:
+        cores = usable_cores()
+        sizes = lane_sizes(processes, cores=cores, processes_here=processes_here)
+        boards = sizes["boards"]
+        if boards:
+            log.info("worker processes: %d for boards, %d for searches, %d for background "
+                     "work (%d cores, %d bot process(es) sharing them)", boards,
+                     sizes["search"], sizes["background"], cores, processes_here)
         self.lanes = {
             "boards": Lane("boards", boards, 10_000, False),
-            "search": Lane("search", others, 10_000, False),
-            "background": Lane("background", others, queue_limit, True),
+            "search": Lane("search", sizes["search"], 10_000, False),
+            "background": Lane("background", sizes["background"], queue_limit, True),
         }
         if boards:
             ctx = _context()

@@ -55,7 +55,8 @@ class BotProcess:
 
 
 async def start_bot(shard_id: int, url: str, folder: Path, *args: str,
-                    database: Path | None = None) -> BotProcess:
+                    database: Path | None = None,
+                    settings: dict[str, str] | None = None) -> BotProcess:
     # Nothing from the developer's environment (a real token, a database) reaches the bots.
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("DISCORD_", "BOT_", "DEV_GUILD"))}
@@ -64,6 +65,7 @@ async def start_bot(shard_id: int, url: str, folder: Path, *args: str,
                BOT_TEST_DISCORD_URL=url, BOT_COMPUTER_DELAY="0",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
                PYTHONUNBUFFERED="1")
+    env.update(settings or {})
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "--env-file", str(folder / "no.env"), *args, cwd=folder,
         env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
