@@ -178,8 +178,8 @@ def catalogue_gettext(language: str) -> theme.Gettext | None:
     path = CATALOGUES / language / "LC_MESSAGES" / "bot.po"
     with path.open("rb") as fp:
         catalog = read_po(fp, locale=language)
-    table = {m.id: m.string for m in catalog
-             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy and not m.context}
+    table = {m.id: m.string for m in catalog if m.id and isinstance(m.id, str)
+             and isinstance(m.string, str) and m.string and not m.fuzzy and not m.context}
     return lambda msgid: table.get(msgid) or msgid
 
 

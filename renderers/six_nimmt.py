@@ -354,7 +354,7 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     line_h = min(64, (y1 - y0 - 64) / n)
     badge = int(min(46, line_h - 4))
     value = max(small, int(min(_big(draw), line_h * 0.75)))
-    took = {}
+    took: dict[int, int] = {}
     for ev in events:
         if ev.get("type") == "take":
             took[ev["seat"]] = took.get(ev["seat"], 0) + int(ev.get("bullheads", 0))
@@ -452,12 +452,12 @@ def render_table(view: dict[str, Any], events: list[dict] | None = None) -> byte
     rows_w = _rows_width(view)
     side_w = 260
     width = int(rows_w + side_w + 3 * 24)
-    rows_h = 4 * ROW_H + 36
+    rows_h: float = 4 * ROW_H + 36
     if view.get("phase") == "draft":  # a large pool takes more room than the rows
         rows_h = max(rows_h, _pool_height(len(view.get("pool") or []), rows_w,
                                           T.min_text(width)))
-    height = 64 + 24 + rows_h + 24
-    strip_h = 0
+    height: float = 64 + 24 + rows_h + 24
+    strip_h: float = 0
     if played:
         strip_h = 56 + 72 * 4 / 3 + 24 + T.min_text(width) + 12
         height += strip_h + 20
@@ -571,7 +571,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     height = 64 + 20 + rows_h + 24 + hand_h + 24
     img, d = T.canvas(width, height)
     title = T.tr("6 nimmt!")
-    y = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
+    y: float = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
     title_w = T.text_width(title, T.title_size(width), True)
     T.seat_badge(d, (32 + title_w + 40, y / 2), seat, 46,
                  ring=T.HIGHLIGHT if seat in (view.get("to_act") or []) else None)
@@ -628,7 +628,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     chip_h = T.min_text(width) + 12
     height = 64 + 24 + 50 + chh + 40 + chip_h + 24 + (take_h + 20 if takes else 0)
     img, d = T.canvas(width, height)
-    y = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
+    y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     body = (24, y, width - 24, y + 50 + chh + 40 + chip_h)
     T.panel(d, body, fill=FELT, outline=FELT_EDGE)
     left = (width - step * n) / 2

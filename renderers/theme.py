@@ -537,7 +537,7 @@ def min_text(width: float) -> int:
 
 def canvas_width(draw: ImageDraw.ImageDraw) -> int:
     """The width of the image `draw` draws on (to size text with `min_text`)."""
-    return int(draw._image.width)  # type: ignore[attr-defined]
+    return int(draw._image.width)
 
 
 def big_text(width: float) -> int:

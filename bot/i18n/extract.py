@@ -146,7 +146,8 @@ def template(messages: Iterable[Message]) -> Catalog:
     catalog = Catalog(domain=DOMAIN, project="board-game bot", charset="utf-8",
                       fuzzy=False, header_comment=HEADER)
     for msgid, context, location in messages:
-        catalog.add(msgid, locations=[(location, None)], context=context,
+        catalog.add(msgid, locations=[(location, None)],  # type: ignore[list-item]  # Babel allows no line
+                    context=context,
                     flags=["python-brace-format"] if "{" in msgid else [])
     return catalog
 

@@ -82,7 +82,7 @@ class TableService:
         """The table as stored now, its state rebuilt from the log; TableError("not_found")."""
         return await self.store.get(table_id)
 
-    async def active_in_channel(self, channel_id: int) -> Table | None:
+    async def active_in_channel(self, channel_id: int | None) -> Table | None:
         """The lobby or running table in that channel or thread, or None."""
         return await self.store.active_in_channel(channel_id)
 
@@ -90,7 +90,7 @@ class TableService:
         """Every running table, rebuilt from its log."""
         return await self.store.running_tables()
 
-    async def running_in_channel(self, channel_id: int) -> Table | None:
+    async def running_in_channel(self, channel_id: int | None) -> Table | None:
         """The running table there as this process last saw it (store.running_in_channel)."""
         return await self.store.running_in_channel(channel_id)
 

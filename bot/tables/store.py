@@ -172,16 +172,19 @@ class TableStore:
         players = min(max(seats, eng.min_players), eng.max_players)
         return {**eng.default_options(players), **chosen, "players": players}
 
-    async def active_in_channel(self, channel_id: int) -> Table | None:
-        """The lobby or running table in that channel or thread, or None."""
+    async def active_in_channel(self, channel_id: int | None) -> Table | None:
+        """The lobby or running table in that channel or thread, or None (None too for no
+        channel: a direct message)."""
+        if channel_id is None:
+            return None
         table_id = await self._repo.active_table_id(channel_id)
         return await self.get(table_id) if table_id is not None else None
 
-    async def running_in_channel(self, channel_id: int) -> Table | None:
+    async def running_in_channel(self, channel_id: int | None) -> Table | None:
         """The running table there as this process last saw it (no database round trip),
         else as stored: for answers that a commit checks anyway (autocomplete, a move's
         first attempt). Another process's newest move may be missing."""
-        table_id = self._places.get(channel_id)
+        table_id = None if channel_id is None else self._places.get(channel_id)
         if table_id is not None and table_id in self._current:
             return self._current[table_id]
         table = await self.active_in_channel(channel_id)
@@ -266,9 +269,9 @@ class TableStore:
                         continue
         raise TableError("stale")
 
-    async def active_id_in_channel(self, place_id: int) -> int | None:
+    async def active_id_in_channel(self, place_id: int | None) -> int | None:
         """The id of the lobby or running table there, broken or not (no replay)."""
-        return await self._repo.active_table_id(place_id)
+        return None if place_id is None else await self._repo.active_table_id(place_id)
 
     async def _broken(self, table_id: int, err: BaseException) -> TableError:
         """Mark a table whose log does not replay; the refusal to raise."""

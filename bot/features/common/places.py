@@ -11,8 +11,8 @@ from bot.features.common.locales import ServerLanguages
 
 log = logging.getLogger(__name__)
 
-# What the bot posts in: a text channel, a thread, or a DM (a place of the same shape).
-Place = discord.abc.Messageable
+# Where tables are played and lobbies posted: a server's text channel or one of its threads.
+Place = discord.TextChannel | discord.Thread
 
 
 class Places:
@@ -25,7 +25,7 @@ class Places:
         us) or HTTPException (Discord failing)."""
         channel = self.client.get_channel(place_id) or await self.client.fetch_channel(place_id)
         await self.languages.ensure(guild_id_of(channel))
-        return channel  # type: ignore[return-value]  # the bot only stores messageable places
+        return channel  # type: ignore[return-value]  # the bot only stores such places
 
     async def channel(self, place_id: int) -> Place | None:
         """The place, or None when it is gone or Discord is failing (try again later)."""

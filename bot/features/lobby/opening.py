@@ -184,6 +184,7 @@ class LobbyActions:
             elif action == "leave":
                 table = await self.service.leave(table_id, user.id)
             elif action == "cancel":
+                assert interaction.guild_id is not None  # lobby messages are in servers
                 settings = await self.service.settings.get(interaction.guild_id)
                 can_manage = settings.may_cancel(
                     {role.id for role in getattr(user, "roles", [])},

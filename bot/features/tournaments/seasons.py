@@ -74,6 +74,8 @@ async def season_embed(book: SeasonBook, guild_id: int, game: str | None, key: s
 async def season_choices(service: TableService, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete of /leaderboard season: the server's recent seasons, and all."""
+    if interaction.guild_id is None:  # the command is guild-only
+        return []
     settings = await service.settings.get(interaction.guild_id)
     kind = settings.season if settings.season != "none" else "month"
     loc = interaction.locale

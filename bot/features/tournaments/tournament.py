@@ -251,6 +251,8 @@ class TournamentUI:
         perms = interaction.permissions
         if perms.manage_guild or perms.administrator:
             return True
+        if interaction.guild_id is None:  # the commands are guild-only
+            return False
         settings = await self.tables.settings.get(interaction.guild_id)
         roles = {role.id for role in getattr(interaction.user, "roles", [])}
         return settings.organiser_role_id is not None and settings.organiser_role_id in roles
