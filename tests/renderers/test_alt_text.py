@@ -162,20 +162,11 @@ def test_tournament_alt_text() -> None:
     assert "won by ウンジ" in text
 
 
-def test_a_game_without_its_own_alt_text_gets_a_plain_one() -> None:
-    import engines
-    from tests.helpers import nim, nim_renderer
-
-    engines.register(nim.ENGINE)
-    renderers.register(nim.GAME_ID, nim_renderer)
-    try:
-        eng = get_engine(nim.GAME_ID)
-        state = eng.new(2, None)
-        view = eng.view(state, None)
-        assert renderers.alt_text(nim.GAME_ID, view, [], names=NAMES[:2]) == "To move: Ann."
-        text = renderers.alt_text_game_over(nim.GAME_ID, view, {"scores": [0, 1],
-                                                                 "ranks": [2, 1]}, names=NAMES)
-        assert text == "Game over. 1st: Bo, points: 1; 2nd: Ann, points: 0."
-    finally:
-        renderers.unregister(nim.GAME_ID)
-        engines.unregister(nim.GAME_ID)
+def test_a_game_without_its_own_alt_text_gets_a_plain_one(nim_id: str) -> None:
+    eng = get_engine(nim_id)
+    state = eng.new(2, None)
+    view = eng.view(state, None)
+    assert renderers.alt_text(nim_id, view, [], names=NAMES[:2]) == "To move: Ann."
+    text = renderers.alt_text_game_over(nim_id, view, {"scores": [0, 1], "ranks": [2, 1]},
+                                        names=NAMES)
+    assert text == "Game over. 1st: Bo, points: 1; 2nd: Ann, points: 0."
