@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import MoveResult, Table, TableError
 from bot.tables.upkeep import MAX_MOVE_LENGTH
 from bot.ui import hands
@@ -464,9 +464,11 @@ class Controller:
             return
         wait = self._board_cooldown(interaction, table)
         if wait:
-            await self.tell(interaction, t(loc, "Spectators can show the board once a minute; "
-                                           "please wait {seconds} seconds.",
-                                           seconds=max(1, round(wait))))
+            seconds = max(1, round(wait))
+            await self.tell(interaction, tn(loc, "Spectators can show the board once a minute; "
+                                            "please wait {seconds} second.", "Spectators can "
+                                            "show the board once a minute; please wait "
+                                            "{seconds} seconds.", seconds, seconds=seconds))
             return
         ok = await self.publisher.publish(table.id, force=True)
         if ok:

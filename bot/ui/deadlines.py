@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import tasks
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.storage.driver import player_answered
 from bot.tables import DeadlineDispatcher, Expiry, Table
 from bot.ui.badges import seat_label
@@ -32,11 +32,13 @@ def expiry_note(expiry: Expiry, locale: object) -> str | None:
     table = expiry.result.table
     who = seat_label(expiry.seat, table.seats[expiry.seat].name, table.game)
     if expiry.forfeited:
-        return t(locale, "⏰ {player} missed {count} deadlines in a row and forfeits the game.",
-                 player=who, count=expiry.misses)
+        return tn(locale, "⏰ {player} missed {count} deadline and forfeits the game.",
+                  "⏰ {player} missed {count} deadlines in a row and forfeits the game.",
+                  expiry.misses, player=who, count=expiry.misses)
     if expiry.taken_over:
-        return t(locale, "⏰ {player} missed {count} deadlines in a row: the computer plays "
-                 "for them from now on.", player=who, count=expiry.misses)
+        return tn(locale, "⏰ {player} missed {count} deadline: the computer plays for them "
+                  "from now on.", "⏰ {player} missed {count} deadlines in a row: the computer "
+                  "plays for them from now on.", expiry.misses, player=who, count=expiry.misses)
     if expiry.missed:
         return t(locale, "⏰ {player} ran out of time: the computer moved for them.",
                  player=who)

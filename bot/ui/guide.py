@@ -18,7 +18,7 @@ import discord
 from discord import ui
 
 from bot.games import presentation
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.ui.board import game_title
 from bot.ui.components import Rebuilt, view_of
 from bot.ui.drawing import draw
@@ -48,7 +48,8 @@ def page_text(locale: object, game: str, page: str) -> str:
 def players_text(locale: object, game: str) -> str:
     eng = get_engine(game)
     if eng.min_players == eng.max_players:
-        return t(locale, "{count} players", count=eng.min_players)
+        return tn(locale, "{count} player", "{count} players", eng.min_players,
+                  count=eng.min_players)
     return t(locale, "{low}–{high} players", low=eng.min_players, high=eng.max_players)
 
 

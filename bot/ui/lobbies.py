@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
 
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 from bot.tables import Table, TableError
 from bot.ui.components import Rebuilt, view_of
 from bot.ui.errors import table_error_text
@@ -115,13 +116,16 @@ class LobbyKeeper:
         their messages; returns how many."""
         ended = await self.service.expire_lobbies(guilds=self.bot.owns_guild)
         for table, minutes in ended:
-            await self.edit_lobby(table, N_("This lobby expired: nobody started it within "
-                                     "{minutes} minutes. Open a new one with {/play}."),
-                                  minutes=minutes)
+            await self.edit_lobby(table, lambda loc, minutes=minutes: tn(
+                loc, "This lobby expired: nobody started it within {minutes} minute. Open a "
+                "new one with {/play}.", "This lobby expired: nobody started it within "
+                "{minutes} minutes. Open a new one with {/play}.", minutes, minutes=minutes))
         return len(ended)
 
-    async def edit_lobby(self, table: Table, note: str, **params: Any) -> None:
-        """Show the table's end on its lobby message, without buttons (`note`: a msgid)."""
+    async def edit_lobby(self, table: Table, note: str | Callable[[object], str],
+                         **params: Any) -> None:
+        """Show the table's end on its lobby message, without buttons (`note`: a msgid, or
+        the text for a locale)."""
         if table.lobby_message_id is None or table.lobby_channel_id is None:
             return
         publisher = self.bot.ui.publisher
@@ -129,7 +133,8 @@ class LobbyKeeper:
         if channel is None:
             return
         loc = publisher.locale_of(channel)
-        embed = lobby_embed(table, loc, note=t(loc, note, **params))
+        text = note(loc) if callable(note) else t(loc, note, **params)
+        embed = lobby_embed(table, loc, note=text)
         try:
             await channel.get_partial_message(table.lobby_message_id).edit(embed=embed,
                                                                            view=None)

@@ -25,7 +25,7 @@ import discord
 
 import renderers
 from bot import metrics
-from bot.i18n import picture_words, t
+from bot.i18n import picture_words, t, tn
 from bot.tables import MoveResult, Table, TableError
 from bot.ui import hands
 from bot.ui.badges import seat_label
@@ -116,8 +116,11 @@ class Publisher:
         if since is None or self.service.now() - since < OUTAGE_NOTICE:
             return None
         minutes = max(1, round((self.service.now() - since).total_seconds() / 60))
-        return t(locale, "Sorry for the wait: Discord didn't accept my messages for about "
-                 "{minutes} min, so this board comes late. Nothing was lost.", minutes=minutes)
+        return tn(locale, "Sorry for the wait: Discord didn't accept my messages for about "
+                  "{minutes} minute, so this board comes late. Nothing was lost.",
+                  "Sorry for the wait: Discord didn't accept my messages for about "
+                  "{minutes} minutes, so this board comes late. Nothing was lost.",
+                  minutes, minutes=minutes)
 
     def _recovered(self, table_id: int) -> None:
         self._failures.pop(table_id, None)

@@ -21,6 +21,7 @@ from bot.tournaments import seasons
 from bot.ui.badges import clean_name
 from bot.ui.board import game_title
 from bot.ui.computers import player_name
+from bot.ui.counts import games_text, wins_text
 from bot.ui.lobby import COLOUR
 
 if TYPE_CHECKING:
@@ -46,10 +47,11 @@ async def season_lines(bot: TableBot, guild_id: int, game: str | None, key: str,
     lines = []
     for rank, row in enumerate(rows, start=1):
         place = "%.2f" % float(row["average_rank"])  # noqa: UP031 - no f-string beside t()
-        lines.append(t(locale, "**{rank}.** {name}: {wins} wins in {games} games · average "
-                       "place {place}", rank=rank,
+        lines.append(t(locale, "**{rank}.** {name}: {wins} in {games} · average place {place}",
+                       rank=rank,
                        name=player_name(locale, row["user_id"], clean_name(row["name"])),
-                       wins=row["wins"], games=row["games"], place=place))
+                       wins=wins_text(locale, row["wins"]),
+                       games=games_text(locale, row["games"]), place=place))
     return lines
 
 

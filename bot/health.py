@@ -1,0 +1,118 @@
+"""Outages seen from outside, logged once: the database or Discord stops answering.
+
+A `Health` follows one dependency ("database", "discord"). Its first failure logs one
+warning with the cause; failures while it is down, and the interactions refused meanwhile,
+are only counted (and the refusals exported as a metric by cause); the first success after
+that logs one info line with the outage's length and how many interactions were refused. No
+traceback is logged for an expected outage: callers that catch `Unavailable` (the sweeper,
+the deadline watcher) leave the telling to the Health.
+
+asyncpg's pool logs "Failed to restore the pool connection floor" with a traceback every
+couple of seconds while PostgreSQL is down: `AsyncpgNoise`, a filter on that logger, turns
+the first into the database's outage warning and keeps the rest below warning (debug).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import weakref
+from collections.abc import Callable
+
+from bot import metrics
+
+log = logging.getLogger(__name__)
+
+ASYNCPG_POOL_LOGGER = "asyncpg.pool"
+
+
+def describe(cause: BaseException | str) -> str:
+    """The cause in one line: the innermost exception's type and message."""
+    if isinstance(cause, str):
+        return cause
+    inner: BaseException = cause
+    while inner.__cause__ is not None:
+        inner = inner.__cause__
+    text = str(inner).strip().splitlines()[0] if str(inner).strip() else ""
+    return f"{type(inner).__name__}: {text}" if text else type(inner).__name__
+
+
+class Health:
+    """Up or down, for one dependency; `clock` gives seconds (monotonic by default)."""
+
+    def __init__(self, name: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self.clock = clock
+        self.down_since: float | None = None
+        self.refusals = 0
+        self.failures = 0
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def failed(self, cause: BaseException | str) -> bool:
+        """A call failed for an outage; True when this starts one (and was logged)."""
+        self.failures += 1
+        if self.down_since is not None:
+            log.debug("%s still unavailable: %s", self.name, describe(cause))
+            return False
+        self.down_since = self.clock()
+        self.refusals = 0
+        log.warning("%s unavailable: %s", self.name, describe(cause))
+        return True
+
+    def refused(self, cause: BaseException | str | None = None) -> None:
+        """An interaction was refused because of this outage."""
+        if cause is not None:
+            self.failed(cause)
+        self.refusals += 1
+        metrics.refused(self.name)
+
+    def ok(self) -> None:
+        """A call succeeded: the end of an outage, if there was one."""
+        if self.down_since is None:
+            return
+        length = max(0.0, self.clock() - self.down_since)
+        refused, self.down_since, self.refusals, self.failures = self.refusals, None, 0, 0
+        log.info("%s available again after %.0f s; %d interaction(s) refused meanwhile",
+                 self.name, length, refused)
+
+
+class AsyncpgNoise(logging.Filter):
+    """On asyncpg's pool logger: its reconnect warnings (with tracebacks) become the watched
+    databases' outage (one warning, ours) and are dropped, re-logged here at debug."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._watched: weakref.WeakSet[Health] = weakref.WeakSet()
+
+    def watch(self, health: Health) -> None:
+        self._watched.add(health)
+
+    def forget(self, health: Health) -> None:
+        self._watched.discard(health)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        watched = list(self._watched)
+        if not watched or record.levelno > logging.WARNING or not record.exc_info or \
+                record.exc_info[1] is None:
+            return True  # not a reconnect failure (a slow close, an error): as it comes
+        cause = record.exc_info[1]
+        for health in watched:
+            health.failed(cause)
+        log.debug("asyncpg: %s (%s)", record.getMessage(), describe(cause))
+        return False
+
+
+_noise = AsyncpgNoise()
+logging.getLogger(ASYNCPG_POOL_LOGGER).addFilter(_noise)
+
+
+def watch_asyncpg(health: Health) -> None:
+    """Let asyncpg's pool noise count as `health`'s outage (see AsyncpgNoise)."""
+    _noise.watch(health)
+
+
+def forget_asyncpg(health: Health) -> None:
+    _noise.forget(health)
