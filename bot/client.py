@@ -25,9 +25,10 @@ from bot.cogs.review import ReviewCog
 from bot.cogs.settings import SettingsCog
 from bot.cogs.tournament import TournamentCog
 from bot.config import Config
+from bot.health import Health, quiet_outage_tracebacks
 from bot.i18n import Translator
 from bot.i18n import commands as command_ids
-from bot.storage import open_database
+from bot.storage import Unavailable, open_database
 from bot.tables import TableService
 from bot.tables.thinking import choose
 from bot.tournaments.service import TournamentService
@@ -80,10 +81,12 @@ class TableBot(commands.Bot):
         self.tournaments: TournamentService | None = None
         self.tournaments_ui = TournamentUI(self)  # also the runner of tournament steps
         self.seasons = Seasons(self)
+        self.discord_health = Health("discord")  # Discord refusing posts: logged once
         self._recovery: asyncio.Task[None] | None = None
         self._timing: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
+        quiet_outage_tracebacks(Unavailable)  # an outage is told once, by its Health
         self.repo = await open_database(self.config.database)
         self.workers = Workers(self.config.workers)
         workers.install(self.workers)
@@ -173,6 +176,7 @@ class TableBot(commands.Bot):
         self.sweeper.stop()
         self.tournaments_ui.stop()
         await self.computers.stop()
+        self.ui.in_time.stop()
         if self.workers is not None:
             workers.install(None)
             self.workers.close()

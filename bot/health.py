@@ -116,3 +116,49 @@ def watch_asyncpg(health: Health) -> None:
 
 def forget_asyncpg(health: Health) -> None:
     _noise.forget(health)
+
+
+# The exception of an outage: bot.storage.Unavailable, given by `quiet_outage_tracebacks`
+# (bot.storage reports to this module, so this module does not import it).
+_OUTAGES: list[type[BaseException]] = []
+
+
+def is_outage(error: BaseException | None) -> bool:
+    """Whether `error` (or what caused it) is the database being unavailable."""
+    kinds = tuple(_OUTAGES)
+    seen = 0
+    while kinds and error is not None and seen < 10:
+        if isinstance(error, kinds):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
+
+
+class OutageTracebacks(logging.Filter):
+    """On the bot's loggers: a traceback logged for an expected outage (the database
+    unavailable; its Health has warned once) is dropped, and said again at debug."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None and \
+                is_outage(record.exc_info[1]):
+            log.debug("%s: %s (%s)", record.name, record.getMessage(),
+                      describe(record.exc_info[1]))
+            return False
+        return True
+
+
+_tracebacks = OutageTracebacks()
+
+
+def quiet_outage_tracebacks(unavailable: type[BaseException], prefix: str = "bot") -> None:
+    """Put `OutageTracebacks` on every logger of the `prefix` package created so far (call it
+    once the bot's modules are imported; a logger's filter only sees its own records)."""
+    if unavailable not in _OUTAGES:
+        _OUTAGES.append(unavailable)
+    names = [name for name in logging.root.manager.loggerDict
+             if name == prefix or name.startswith(prefix + ".")]
+    for name in names:
+        logger = logging.getLogger(name)
+        if _tracebacks not in logger.filters:
+            logger.addFilter(_tracebacks)

@@ -19,6 +19,7 @@ from bot.ui.components import MoveSelect, view_of
 from bot.ui.computers import lobby_computer
 from bot.ui.errors import missing_permission_text, table_error_text
 from bot.ui.faults import choices_in_time, defer, defer_publicly, now
+from bot.ui.in_time import SLOW_POST, InTime
 from bot.ui.labels import describe, describe_all
 from bot.ui.lobbies import LobbyKeeper
 from bot.ui.lobby import lobby_embed, lobby_items, shuffle_from_message
@@ -64,6 +65,7 @@ class Controller:
         self.publisher = Publisher(bot)
         self._board_cooldowns: dict[tuple[int, int], app_commands.Cooldown] = {}
         self.orphans = LobbyKeeper(bot)
+        self.in_time = InTime()  # replies wait for a board's post at most ~2 s
 
     @property
     def service(self) -> Any:
@@ -91,6 +93,19 @@ class Controller:
 
     async def refuse(self, interaction: discord.Interaction, error: TableError) -> None:
         await self.tell(interaction, table_error_text(error, locale_of(interaction)))
+
+    async def _publish_and_answer(
+        self, interaction: discord.Interaction, work: Any, table: Table
+    ) -> bool | None:
+        """Post the board (`work`: a publisher.publish call) and tell the member if it can't
+        be posted; None when the post took longer than the budget: the member is told it
+        comes as soon as Discord accepts it, and it goes on in the background."""
+        finished, ok = await self.in_time.wait(work)
+        if not finished or (ok and self.publisher.waiting(table.id)):  # slow, or refused
+            await self.tell(interaction, t(locale_of(interaction), SLOW_POST))
+            return None
+        await self._posted_or_explain(interaction, bool(ok), table)
+        return bool(ok)
 
     async def _posted_or_explain(
         self, interaction: discord.Interaction, ok: bool, table: Table
@@ -271,8 +286,8 @@ class Controller:
         except discord.HTTPException as err:  # the game goes on; its buttons refuse politely
             log.warning("table %s: the lobby message could not be updated (%s)", table_id, err)
         if result is not None:
-            ok = await self.publisher.publish(result, interaction=interaction)
-            await self._posted_or_explain(interaction, ok, table)
+            await self._publish_and_answer(
+                interaction, self.publisher.publish(result, interaction=interaction), table)
 
     async def _refresh_lobby(self, interaction: discord.Interaction, table_id: int,
                              loc: object, shuffle: bool) -> None:
@@ -309,8 +324,8 @@ class Controller:
                 await interaction.edit_original_response(content=label, view=None)
             except discord.HTTPException as err:
                 log.info("could not update a private message: %s", err)
-        ok = await self.publisher.publish(result, interaction=interaction)
-        await self._posted_or_explain(interaction, ok, result.table)
+        await self._publish_and_answer(
+            interaction, self.publisher.publish(result, interaction=interaction), result.table)
 
     async def _running_here(self, interaction: discord.Interaction) -> Table | None:
         table = await self.service.active_in_channel(interaction.channel_id)
@@ -347,8 +362,8 @@ class Controller:
         else:
             text = t(loc, "Played: {move}", move=label)
         await interaction.followup.send(fit(text), ephemeral=True)
-        ok = await self.publisher.publish(result, interaction=interaction)
-        await self._posted_or_explain(interaction, ok, table)
+        await self._publish_and_answer(
+            interaction, self.publisher.publish(result, interaction=interaction), table)
 
     async def move_choices(
         self, interaction: discord.Interaction, current: str
@@ -470,11 +485,13 @@ class Controller:
                                             "show the board once a minute; please wait "
                                             "{seconds} seconds.", seconds, seconds=seconds))
             return
-        ok = await self.publisher.publish(table.id, force=True)
-        if ok:
+        finished, ok = await self.in_time.wait(self.publisher.publish(table.id, force=True))
+        if not finished or (ok and self.publisher.waiting(table.id)):  # slow, or refused
+            await self.tell(interaction, t(loc, SLOW_POST))
+        elif ok:
             await self.tell(interaction, t(loc, "Here is the board again."))
         else:
-            await self._posted_or_explain(interaction, ok, table)
+            await self._posted_or_explain(interaction, False, table)
 
     def _board_cooldown(self, interaction: discord.Interaction, table: Table) -> float | None:
         """Seconds a member without a seat must still wait for /board (players never do):
@@ -500,8 +517,8 @@ class Controller:
             await self.refuse(interaction, err)
             return
         await self.tell(interaction, t(loc, "You resigned. Thanks for playing!"))
-        ok = await self.publisher.publish(result, interaction=interaction)
-        await self._posted_or_explain(interaction, ok, table)
+        await self._publish_and_answer(
+            interaction, self.publisher.publish(result, interaction=interaction), table)
 
     # -- restart -----------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ import discord
 from discord.ext import tasks
 
 from bot.i18n import t, tn
+from bot.storage import Unavailable
 from bot.storage.driver import player_answered
 from bot.tables import DeadlineDispatcher, Expiry, Table
 from bot.ui.badges import seat_label
@@ -104,6 +105,9 @@ class Deadlines:
                 next_at = await service.next_due()
                 # tournaments' start times and rounds are timers too (bot/ui/tournament.py)
                 next_at = await self.bot.tournaments_ui.run_pass(next_at)
+        except Unavailable as err:  # an outage: its Health warned once (bot/health.py)
+            log.debug("deadline pass refused (%s); trying again in %s s", err, self.RECHECK)
+            delay = self.RECHECK
         except Exception:
             log.exception("deadline pass failed; trying again in %s s", self.RECHECK)
             delay = self.RECHECK

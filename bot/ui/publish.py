@@ -97,10 +97,12 @@ class Publisher:
 
     # -- Discord failing ---------------------------------------------------------------------
 
-    def _failed(self, table_id: int) -> None:
+    def _failed(self, table_id: int, cause: BaseException | None = None) -> None:
         """A board could not be posted: retry later, each time waiting twice as long."""
         now = self.service.now()
         count = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+        if cause is not None:
+            self.bot.discord_health.failed(cause)
         self._failing_since.setdefault(table_id, now)
         self._retry_at[table_id] = now + min(RETRY_FIRST * 2 ** (count - 1), RETRY_MAX)
         metrics.error("board")
@@ -123,6 +125,7 @@ class Publisher:
                   minutes, minutes=minutes)
 
     def _recovered(self, table_id: int) -> None:
+        self.bot.discord_health.ok()
         self._failures.pop(table_id, None)
         self._failing_since.pop(table_id, None)
         self._retry_at.pop(table_id, None)
@@ -266,9 +269,9 @@ class Publisher:
             await self.service.mark_posted(table.id, table.ply, None)
             return False
         except discord.HTTPException as err:
-            log.warning("table %s: place %s could not be fetched (%s)", table.id,
-                        table.place_id, err)
-            self._failed(table.id)
+            log.info("table %s: place %s could not be fetched (%s)", table.id,
+                     table.place_id, err)
+            self._failed(table.id, err)
             return True  # saved; the sweeper posts it once Discord answers again
         started = time.monotonic()
         await ensure_language(self.bot, getattr(getattr(channel, "guild", None), "id", None))
@@ -313,9 +316,9 @@ class Publisher:
             log.warning("table %s: cannot post in %s", table.id, table.place_id)
             return False
         except discord.HTTPException as err:  # 5xx, or 429 after discord.py's own retries
-            self._failed(table.id)
-            log.warning("table %s: the board could not be posted (%s); retrying in %s",
-                        table.id, err, self._retry_at[table.id] - self.service.now())
+            self._failed(table.id, err)  # Discord's Health warns once per outage
+            log.info("table %s: the board could not be posted (%s); retrying in %s",
+                     table.id, err, self._retry_at[table.id] - self.service.now())
             return True  # saved, and the sweeper posts it: not the player's fault
         self._recovered(table.id)
         metrics.board_posted(time.monotonic() - started)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from discord.ext import tasks
 
 from bot import metrics
+from bot.storage import Unavailable
 from bot.storage.driver import player_answered
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ class Sweeper:
         try:
             with player_answered():  # background work: a busy pool is waited for
                 posted = await self.bot.ui.publisher.recover(quiet_for=self.QUIET, backoff=True)
+        except Unavailable as err:  # an outage: its Health warned once (bot/health.py)
+            log.debug("posting the boards left behind refused (%r)", err)
         except Exception as err:
             log.warning("posting the boards left behind failed (%r); trying again later", err)
         else:
@@ -64,6 +67,8 @@ class Sweeper:
             await self.bot.ui.orphans.expire()
             if metrics.enabled():
                 metrics.open_tables(await self.bot.service.open_counts())
+        except Unavailable as err:
+            log.debug("expiring lobbies refused (%r)", err)
         except Exception as err:
             log.warning("expiring lobbies failed (%r); trying again later", err)
 

@@ -5,6 +5,7 @@ lost, and that the game goes on to its end once the fault is lifted."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from tests.bot.conftest import (
 )
 
 SAVE_FAILED = "I couldn't save that — nothing changed, please try again in a minute."
+READ_FAILED = "I can't read the table right now — please try again in a minute."
 
 
 def private_text(result: Any) -> str:
@@ -109,6 +111,7 @@ async def finish_by_playing(world: World, table_id: int) -> None:
 
 async def test_disk_full_answers_every_interaction_privately(
         world: World, outage: Outage, warnings_ok: pytest.LogCaptureFixture) -> None:
+    warnings_ok.set_level("INFO", logger="bot")
     table_id, place = await senet(world)
     before = await world.table(table_id)
     board = world.last_board(place)
@@ -119,16 +122,23 @@ async def test_disk_full_answers_every_interaction_privately(
     assert private_text(await aki.slash(place, "move", move=move)) == SAVE_FAILED
     assert private_text(await aki.click(board, custom_id=next(iter(button_ids(board))))) \
         == SAVE_FAILED
-    assert private_text(await aki.slash(place, "board")) == SAVE_FAILED
+    assert private_text(await aki.slash(place, "board")) == READ_FAILED  # it only reads
     assert await aki.autocomplete(place, "move", "move", "") == []
     assert len(world.boards(place)) == 1  # no half-made board
-    logged = [r for r in warnings_ok.records if "disk is full" in r.getMessage()]
-    assert len(logged) == 3  # once per failed interaction, with its cause
+    await world.env.advance_time(30)  # the sweeper and the deadline watcher are refused too
+    warned = [r for r in warnings_ok.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1, [r.getMessage() for r in warned]  # once, with its cause
+    assert "database unavailable" in warned[0].getMessage()
+    assert "disk is full" in warned[0].getMessage()
+    assert not [r for r in warnings_ok.records if r.exc_info]  # no traceback for an outage
     outage.on = False
     after = await world.table(table_id)
     assert after.ply == before.ply and after.log == before.log  # nothing lost or half-saved
     await aki.slash(place, "move", move=move)  # the same move works once the disk has room
     assert (await world.table(table_id)).ply > before.ply
+    back = [r.getMessage() for r in warnings_ok.records if "available again" in r.getMessage()]
+    assert len(back) == 1 and "3 interaction(s) refused" in back[0], back  # with its length
+    assert len([r for r in warnings_ok.records if r.levelno >= logging.WARNING]) == 1
     await finish_by_playing(world, table_id)
 
 
@@ -216,6 +226,7 @@ async def test_a_bug_is_answered_and_logged_once(world: World, monkeypatch: pyte
 
 async def test_a_long_discord_outage_backs_off_and_says_so_when_the_board_comes(
         world: World, warnings_ok: pytest.LogCaptureFixture) -> None:
+    warnings_ok.set_level("INFO", logger="bot")
     table_id, place = await senet(world)
     board = world.last_board(place)
     boards_before = len(world.boards(place))
@@ -230,8 +241,12 @@ async def test_a_long_discord_outage_backs_off_and_says_so_when_the_board_comes(
     attempts = len([r for r in warnings_ok.records if "could not be posted" in r.getMessage()])
     assert 2 <= attempts <= 6, attempts  # 15 s, 30 s, 60 s ... not every 15 s
     print(f"Discord outage: {attempts} posting attempts in 180 s")
+    warned = [r.getMessage() for r in warnings_ok.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1 and "discord unavailable" in warned[0], warned  # once, with cause
     world.env.backend.faults.clear()
     await world.env.advance_time(130)  # at most the longest wait so far
+    assert len([r for r in warnings_ok.records if "discord available again after"
+                in r.getMessage()]) == 1
     boards = world.boards(place)
     assert len(boards) == boards_before + 1
     assert "Sorry for the wait" in boards[-1].content  # the channel is told why it was late
