@@ -39,11 +39,14 @@ class InTime:
         here), else (False, None) while it goes on."""
         task = asyncio.ensure_future(work)
         try:
-            done, _ = await asyncio.wait({task}, timeout=self.budget)
+            if self.budget > 0:
+                await asyncio.wait({task}, timeout=self.budget)
+            else:  # no time at all: what the work does before its first wait
+                await asyncio.sleep(0)
         except asyncio.CancelledError:
             task.cancel()
             raise
-        if done:
+        if task.done():
             return True, task.result()
         self._background.add(task)  # type: ignore[arg-type]
         task.add_done_callback(self._finished)

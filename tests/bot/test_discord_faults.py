@@ -5,6 +5,7 @@ lost, and that the game goes on to its end once the fault is lifted."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import time
@@ -402,3 +403,66 @@ async def test_a_rate_limited_post_is_posted_soon(world: World) -> None:
     assert table.posted_ply == table.ply  # posted after the wait
     assert len(world.boards(place)) == 2  # once
     await finish_by_playing(world, table_id)
+
+
+SLOW_POST = ("Discord is not accepting messages in this channel right now; the board will be "
+             "posted as soon as it does.")
+
+
+class SlowChannel:
+    """Discord takes a post in the channel only after the member was answered (as while
+    discord.py retries a 500 with its 1-9 s sleeps): a reply that waited for the post would
+    never come, and the test would time out."""
+
+    def __init__(self, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+        publisher, controller = world.bot.ui.publisher, world.bot.ui
+        original_send, original_tell = publisher._send, controller.tell
+        self.accepting = asyncio.Event()
+        self.accepting.set()
+        self.events: list[str] = []
+
+        async def send(channel: Any, interaction: Any, table: Any, kwargs: dict[str, Any]
+                       ) -> Any:
+            if not self.accepting.is_set():
+                self.events.append("post started")
+                await self.accepting.wait()
+            message = await original_send(channel, interaction, table, kwargs)
+            self.events.append("posted")
+            return message
+
+        async def tell(interaction: Any, text: str) -> None:
+            await original_tell(interaction, text)
+            self.events.append(f"told: {text}")
+            self.accepting.set()  # Discord takes posts again
+
+        monkeypatch.setattr(publisher, "_send", send)
+        monkeypatch.setattr(controller, "tell", tell)
+
+    def refuse(self) -> None:
+        self.events.clear()
+        self.accepting.clear()
+
+
+async def test_board_and_move_replies_come_in_time_while_discord_retries(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id, place = await senet(world)
+    slow = SlowChannel(world, monkeypatch)
+    # simcord runs the bot's timers in simulated time, and only between its operations: the
+    # budget (2 s) is spent at once, so the reply must not wait for the post at all
+    monkeypatch.setattr(world.bot.ui.in_time, "budget", 0.0)
+    aki = world.members["aki"]
+    boards = len(world.boards(place))
+    for command in ("board", "move"):
+        table = await world.table(table_id)
+        options = {"move": world.bot.service.legal_moves_for(table, aki.id)[0]} \
+            if command == "move" else {}
+        slow.refuse()
+        result = await aki.slash(place, command, **options)
+        assert private_text(result) == SLOW_POST, command  # not "thinking…" for ever
+        told = f"told: {SLOW_POST}"
+        assert slow.events[-2:] == [told, "posted"], slow.events  # answered, then posted
+        assert slow.events.count("posted") == 1
+    moved = await world.table(table_id)
+    assert moved.ply > table.ply and moved.posted_ply == moved.ply  # posted once, late
+    assert len(world.boards(place)) == boards + 2
+    assert world.bot.ui.in_time.pending == 0
