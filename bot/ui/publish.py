@@ -26,6 +26,7 @@ import discord
 import renderers
 from bot import metrics
 from bot.i18n import picture_words, t, tn
+from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError
 from bot.ui import hands
 from bot.ui.badges import seat_label
@@ -36,6 +37,7 @@ from bot.ui.errors import missing_permission_text
 from bot.ui.labels import Labels
 from bot.ui.locales import channel_locale, ensure_language
 from bot.ui.moves import board_items
+from bot.ui.posted import last_posted, picture_name
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -87,6 +89,7 @@ class Publisher:
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
+        self._unmarked: dict[int, tuple[int, int | None]] = {}  # posted; mark_posted failed
 
     @property
     def service(self) -> Any:
@@ -196,11 +199,13 @@ class Publisher:
         place refuses our messages. `force` reposts the current board (/board); `notes` are
         extra lines for this board (a deadline that passed); `interaction`: the one that
         caused the move, to post through when it is in the table's place."""
+        fresh = 0  # plies this call brings (their boards were never tried)
         if isinstance(result_or_id, MoveResult):
             metrics.move(sum(1 for step in result_or_id.steps if step.actor >= 0))
             self.remember(result_or_id)
             table: Table | None = self._newest(result_or_id.table)
             table_id = result_or_id.table.id
+            fresh = len(result_or_id.steps)
         else:
             table, table_id = None, result_or_id
         async with self._lock(table_id):
@@ -213,6 +218,9 @@ class Publisher:
                 table = self._latest.get(table_id, table)  # a newer move came meanwhile
             if table.status not in ("running", "finished"):
                 return True
+            await self._mark_known(table)
+            if table.needs_post and table.ply - fresh > table.posted_ply:
+                table = await self._found_in_channel(table)  # a post whose outcome is unknown
             if not force and not table.needs_post:
                 return True
             if not force and self._same_decision(table):
@@ -225,8 +233,51 @@ class Publisher:
             self.bot.computers.poke(table)
         return ok
 
+    async def _mark_known(self, table: Table) -> None:
+        """Store a post that this process knows of but the database missed (mark_posted
+        failed: the database was down)."""
+        stored = self._unmarked.get(table.id)
+        if stored is None or table.posted_ply < stored[0]:
+            return
+        await self._mark(table.id, *stored)
+
+    async def _mark(self, table_id: int, ply: int, message_id: int | None) -> None:
+        """`mark_posted`; when the database is unavailable the board is posted all the same,
+        and the record is kept in memory (its Health warned once) to be stored later."""
+        try:
+            await self.service.mark_posted(table_id, ply, message_id)
+        except Unavailable as err:
+            log.debug("table %s: ply %s posted, not yet recorded (%s)", table_id, ply, err)
+            known = self._unmarked.get(table_id)
+            if known is None or known[0] <= ply:
+                self._unmarked[table_id] = (ply, message_id)
+        else:
+            known = self._unmarked.get(table_id)
+            if known is not None and known[0] <= ply:
+                del self._unmarked[table_id]
+
+    async def _found_in_channel(self, table: Table) -> Table:
+        """`table`, with the newest of its boards the channel already shows recorded as
+        posted (see bot/ui/posted.py); unchanged when the channel shows none newer."""
+        channel = await self.channel(table.place_id)
+        me = getattr(self.bot.user, "id", None)
+        found = await last_posted(channel, me, table.id)
+        if found is None or found[0] <= table.posted_ply:
+            return table
+        ply, message_id = min(found[0], table.ply), found[1]
+        log.info("table %s: the board of ply %s was posted already; not posted again",
+                 table.id, ply)
+        await self._mark(table.id, ply, message_id)
+        return self._posted(table, ply, message_id)
+
     def _newest(self, table: Table) -> Table:
         """`table`, unless a newer state of it was seen (a later ply, or its end)."""
+        stored = self._unmarked.get(table.id)
+        if stored is not None and stored[0] > table.posted_ply:  # posted, not yet recorded
+            table = replace(table, posted_ply=stored[0],
+                            message_id=stored[1] or table.message_id,
+                            posted_final=table.posted_final or (
+                                table.status == "finished" and stored[0] >= table.ply))
         known = self._latest.get(table.id)
         if known is not None and (known.ply, known.status != "running") > (
                 table.ply, table.status != "running"):
@@ -322,8 +373,9 @@ class Publisher:
             return True  # saved, and the sweeper posts it: not the player's fault
         self._recovered(table.id)
         metrics.board_posted(time.monotonic() - started)
-        await self.service.mark_posted(table.id, table.ply, message.id)
-        self._posted(table, table.ply, message.id)
+        posted = self._posted(table, table.ply, message.id)  # known here before it is stored
+        await self._mark(table.id, table.ply, message.id)
+        table = posted
         self._texts[table.id] = (message.id, content)
         if table.status == "finished":
             self._dm_closed.pop(table.id, None)
@@ -353,7 +405,7 @@ class Publisher:
         except Exception:
             log.exception("table %s: the board could not be drawn", table.id)
             return None
-        return discord.File(io.BytesIO(png), filename="board.png")
+        return discord.File(io.BytesIO(png), filename=picture_name(table.id, table.ply))
 
     def items(self, table: Table, locale: object) -> list[Any]:
         """The components of the current decision (who acts is checked on use)."""
@@ -429,8 +481,8 @@ class Publisher:
         except discord.HTTPException as err:
             log.warning("table %s: could not update the pick board (%s)", table.id, err)
             return await self._post_board(table, [], send_hands=False)
-        await self.service.mark_posted(table.id, table.ply, table.message_id)
         self._posted(table, table.ply, table.message_id)
+        await self._mark(table.id, table.ply, table.message_id)
         return True
 
     # -- boards left unposted ----------------------------------------------------------------
