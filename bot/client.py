@@ -44,6 +44,7 @@ from bot.ui.resign import ConfirmResign
 from bot.ui.seasons import Seasons
 from bot.ui.sweeper import Sweeper
 from bot.ui.tournament import TournamentButton, TournamentUI
+from bot.warmup import warm_up
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -93,11 +94,18 @@ class TableBot(commands.Bot):
         self.service = TableService(self.repo, rng=self.rng, now=self.clock, think=think)
         self.tournaments = TournamentService(self.repo, self.service, rng=self.rng)
         self.tournaments_ui.install(self.tournaments)
-        await self.add_commands()
-        if self.config.sync_commands:
-            await self.sync_commands()
-        else:
-            await self.learn_command_ids()
+        warming = asyncio.ensure_future(self.workers.warm(warm_up))  # while commands sync
+        try:
+            await self.add_commands()
+            if self.config.sync_commands:
+                await self.sync_commands()
+            else:
+                await self.learn_command_ids()
+        finally:
+            warm = await warming  # before the first interaction: setup_hook precedes the gateway
+        if warm:
+            log.info("worker processes started and warm: %s",
+                     ", ".join(f"{lane} {count}" for lane, count in warm.items()))
         self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
 
     async def add_commands(self) -> None:
