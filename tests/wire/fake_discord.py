@@ -2,7 +2,7 @@
 login, command sync and interaction replies, and a websocket gateway speaking zlib-stream,
 sharded by Discord's formula. Everything the bots send is recorded for the test to inspect.
 
-Facts it depends on (see /work/shared/design/testing-discord.md, section 2): JSON replies
+Facts it depends on (learned when discord.py was first pointed at such a fake): JSON replies
 carry exactly `Content-Type: application/json`; its own errors are 400s (discord.py retries
 5xx for seconds); one zlib compressor per connection, every frame flushed with Z_SYNC_FLUSH;
 READY needs user, session_id, resume_gateway_url, application and guild stubs, then one
