@@ -79,6 +79,13 @@ class Health:
                  self.name, length, refused)
 
 
+def discord_failing(error: BaseException) -> bool:
+    """Whether a Discord error is Discord failing (5xx, a 429 beyond discord.py's retries,
+    no answer) rather than a refusal of this request (403, 404, 400)."""
+    status = getattr(error, "status", None)
+    return not isinstance(status, int) or status >= 500 or status == 429
+
+
 class AsyncpgNoise(logging.Filter):
     """On asyncpg's pool logger: its reconnect warnings (with tracebacks) become the watched
     databases' outage (one warning, ours) and are dropped, re-logged here at debug."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import tasks
 
+from bot.health import discord_failing
 from bot.i18n import t, tn
 from bot.storage import Unavailable
 from bot.storage.driver import player_answered
@@ -146,7 +147,9 @@ class Deadlines:
                 await channel.send("\n".join(loud), allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=True))
             except discord.HTTPException as err:
-                log.warning("table %s: reminder not posted (%s)", table.id, err)
+                if discord_failing(err):
+                    self.bot.discord_health.failed(err)  # warned once per outage
+                log.info("table %s: reminder not posted (%s)", table.id, err)
 
     async def _dm(self, user_id: int, text: str) -> bool:
         try:

@@ -31,7 +31,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
-from bot.health import Health
+from bot.health import Health, discord_failing
 from bot.i18n import N_, Nn_, t, tn
 from bot.storage import Unavailable
 from bot.storage.driver import note_player_answered
@@ -157,7 +157,8 @@ def log_failure(interaction: discord.Interaction, error: BaseException) -> None:
         return
     if kind in ("database", "discord"):
         cause = error.__cause__ or error
-        health = health_of(interaction.client, kind)
+        health = health_of(interaction.client, kind) if kind == "database" or \
+            discord_failing(error) else None
         if health is not None:
             health.refused(cause)
         else:

@@ -25,6 +25,7 @@ import discord
 
 import renderers
 from bot import metrics
+from bot.health import discord_failing
 from bot.i18n import picture_words, t, tn
 from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError
@@ -104,7 +105,7 @@ class Publisher:
         """A board could not be posted: retry later, each time waiting twice as long."""
         now = self.service.now()
         count = self._failures[table_id] = self._failures.get(table_id, 0) + 1
-        if cause is not None:
+        if cause is not None and discord_failing(cause):
             self.bot.discord_health.failed(cause)
         self._failing_since.setdefault(table_id, now)
         self._retry_at[table_id] = now + min(RETRY_FIRST * 2 ** (count - 1), RETRY_MAX)
@@ -165,7 +166,9 @@ class Publisher:
             except (discord.NotFound, discord.Forbidden):
                 return None  # deleted, or hidden from us
             except discord.HTTPException as err:  # Discord is failing: try again later
-                log.warning("place %s could not be fetched (%s)", place_id, err)
+                if discord_failing(err):
+                    self.bot.discord_health.failed(err)  # warned once per outage
+                log.info("place %s could not be fetched (%s)", place_id, err)
                 return None
         await ensure_language(self.bot, getattr(getattr(channel, "guild", None), "id", None))
         return channel
@@ -479,7 +482,7 @@ class Publisher:
             content = before + found + after[2] if found and after[1] else fresh
             await message.edit(content=content[:2000], allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as err:
-            log.warning("table %s: could not update the pick board (%s)", table.id, err)
+            log.info("table %s: could not update the pick board (%s)", table.id, err)
             return await self._post_board(table, [], send_hands=False)
         self._posted(table, table.ply, table.message_id)
         await self._mark(table.id, table.ply, table.message_id)
