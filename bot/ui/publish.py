@@ -7,7 +7,10 @@ not count against the bot's global rate limit), else with `channel.send`. One lo
 table keeps boards in order; a board whose table has moved on meanwhile is skipped for the
 newest one. A board that could not be posted (Discord failed, the process died) is posted
 later by the sweeper (`sweep`), since the table's `posted_ply` stays behind its ply; with
-several processes, by the one that serves the table's guild.
+several processes, by the one that serves the table's guild. Posting is idempotent per table
+and ply: a post whose record (`mark_posted`) the database missed is remembered here and
+stored later, and a board whose outcome is unknown (after a restart) is first looked for in
+the channel (bot/ui/posted.py), so each move is narrated once.
 """
 
 from __future__ import annotations
