@@ -226,6 +226,8 @@ class FakeDiscord:
                 return self._message(int(channel_id), body)
             case "GET", ["channels", _, "messages", message_id]:
                 return self.messages.get(int(message_id))
+            case "GET", ["channels", channel_id, "messages"]:  # history: newest first
+                return list(reversed(self.posts(int(channel_id))))[:50]
             case "PATCH", ["channels", _, "messages", message_id]:
                 return self._edit(int(message_id), body)
         return None
