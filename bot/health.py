@@ -46,14 +46,17 @@ class Health:
         self.down_since: float | None = None
         self.refusals = 0
         self.failures = 0
+        self.reads_failed = False  # else only writes fail (read-only or locked SQLite)
 
     @property
     def down(self) -> bool:
         return self.down_since is not None
 
-    def failed(self, cause: BaseException | str) -> bool:
-        """A call failed for an outage; True when this starts one (and was logged)."""
+    def failed(self, cause: BaseException | str, write: bool = True) -> bool:
+        """A call failed for an outage; True when this starts one (and was logged).
+        `write`: the call wrote (reads that still work then do not end the outage)."""
         self.failures += 1
+        self.reads_failed = self.reads_failed or not write
         if self.down_since is not None:
             log.debug("%s still unavailable: %s", self.name, describe(cause))
             return False
@@ -69,12 +72,14 @@ class Health:
         self.refusals += 1
         metrics.refused(self.name)
 
-    def ok(self) -> None:
-        """A call succeeded: the end of an outage, if there was one."""
-        if self.down_since is None:
+    def ok(self, write: bool = True) -> None:
+        """A call succeeded: the end of an outage, if there was one (a read ends only an
+        outage in which reads failed too)."""
+        if self.down_since is None or (not write and not self.reads_failed):
             return
         length = max(0.0, self.clock() - self.down_since)
         refused, self.down_since, self.refusals, self.failures = self.refusals, None, 0, 0
+        self.reads_failed = False
         log.info("%s available again after %.0f s; %d interaction(s) refused meanwhile",
                  self.name, length, refused)
 
@@ -107,7 +112,7 @@ class AsyncpgNoise(logging.Filter):
             return True  # not a reconnect failure (a slow close, an error): as it comes
         cause = record.exc_info[1]
         for health in watched:
-            health.failed(cause)
+            health.failed(cause, write=False)  # no connection: reads fail as well
         log.debug("asyncpg: %s (%s)", record.getMessage(), describe(cause))
         return False
 

@@ -462,12 +462,13 @@ class Repository(TournamentQueries):
 
     async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
         """`driver.run`, telling `health` whether the database answered."""
+        write = not getattr(unit, "read_only", False)
         try:
             result = await self.driver.run(unit, *args)
         except Unavailable as err:
-            self.health.failed(err)
+            self.health.failed(err, write)
             raise
-        self.health.ok()
+        self.health.ok(write)
         return result
 
     @property

@@ -62,3 +62,22 @@ async def test_asyncpg_reconnect_noise_becomes_the_outage_warning(
     assert "ConnectionRefusedError" in loud[0].getMessage()
     assert not [r for r in caplog.records if r.exc_info]  # no traceback
     assert len([r for r in caplog.records if "available again" in r.getMessage()]) == 1
+
+
+def test_reads_that_still_work_do_not_end_a_write_outage(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A locked or read-only SQLite file: reads answer while writes fail; the outage is told
+    once, and ends with the first write that works."""
+    caplog.set_level(logging.INFO, logger="bot")
+    clock = FakeClock()
+    health = Health("database", clock)
+    for _ in range(3):
+        health.failed(Unavailable("database is locked"), write=True)
+        health.ok(write=False)  # autocomplete and /board still read
+        clock.now += 1
+    assert health.down
+    health.ok(write=True)
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == ["database unavailable: Unavailable: database is locked",
+                        "database available again after 3 s; 0 interaction(s) refused "
+                        "meanwhile"]
