@@ -39,6 +39,7 @@ from bot.features.table.cog import TableCog
 from bot.features.table.components import TABLE_ITEMS, TablePresses
 from bot.features.table.computers import ComputerRunner
 from bot.features.table.deadlines import Deadlines
+from bot.features.table.in_time import InTime
 from bot.features.table.moves import TableActions
 from bot.features.table.publish import Publisher
 from bot.features.table.resign import ConfirmResign, Resigner
@@ -50,13 +51,15 @@ from bot.features.tournaments.tournament import (
     TournamentPresses,
     TournamentUI,
 )
+from bot.health import Health, Outages, quiet_outage_tracebacks
 from bot.i18n import Translator
 from bot.i18n import commands as command_ids
-from bot.storage import Repository, open_database
+from bot.storage import Repository, Unavailable, open_database
 from bot.tables import TableService
 from bot.tables.thinking import choose
 from bot.tournaments.season_book import SeasonBook
 from bot.tournaments.service import TournamentService
+from bot.warmup import warm_up
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -92,17 +95,25 @@ class TableBot(commands.Bot):
         self._stopping: list[Callable[[], Awaitable[None] | None]] = []
 
     async def setup_hook(self) -> None:
+        quiet_outage_tracebacks(Unavailable)  # an outage is told once, by its Health
         self.repo = repo = await open_database(self.config.database)
         self.workers = Workers(self.config.workers,
                                processes_here=self.config.processes_here)
         workers.install(self.workers)
         self.service = TableService(repo, rng=self.rng, now=self.clock, think=think)
         self.tournaments = TournamentService(repo, self.service, rng=self.rng)
-        await self.assemble()
-        if self.config.sync_commands:
-            await self.sync_commands()
-        else:
-            await self.learn_command_ids()
+        warming = asyncio.ensure_future(self.workers.warm(warm_up))  # while commands sync
+        try:
+            await self.assemble()
+            if self.config.sync_commands:
+                await self.sync_commands()
+            else:
+                await self.learn_command_ids()
+        finally:
+            warm = await warming  # before the first interaction: setup_hook precedes the gateway
+        if warm:
+            log.info("worker processes started and warm: %s",
+                     ", ".join(f"{lane} {count}" for lane, count in warm.items()))
         self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
 
     async def assemble(self) -> None:
@@ -112,8 +123,9 @@ class TableBot(commands.Bot):
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
         assert self.repo is not None
         languages = ServerLanguages(self, self.service.settings.chosen_language)
-        services = Services(self, self.config, self.service, languages)
-        places = Places(self, services.languages)
+        outages = Outages(self.repo.health, Health("discord"))
+        services = Services(self, self.config, self.service, languages, outages)
+        places = Places(self, services.languages, outages.discord)
         publisher = Publisher(services, places)
         computers = ComputerRunner(services.tables, publisher)
         publisher.on_posted(computers.poke)
@@ -121,7 +133,9 @@ class TableBot(commands.Bot):
         sweeper = Sweeper(services.tables, publisher)
         keeper = LobbyKeeper(services, places)
         sweeper.add_chore(keeper.expire)
-        table, lobby = TableActions(services, publisher), LobbyActions(services, keeper, publisher)
+        in_time = InTime()  # replies wait for a board's post at most ~2 s
+        table = TableActions(services, publisher, in_time)
+        lobby = LobbyActions(services, keeper, publisher, in_time)
         book = SeasonBook(self.repo, services.tables.now)
         seasons = Seasons(book, places, services.owns_guild)
         tournaments = TournamentUI(services, self.tournaments, places, publisher, seasons,
@@ -130,7 +144,8 @@ class TableBot(commands.Bot):
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table
         for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
                              (LobbyReplacer, keeper), (TournamentPresses, tournaments),
-                             (Services, services), (ServerLanguages, services.languages)):
+                             (Services, services), (ServerLanguages, services.languages),
+                             (Outages, outages)):
             route(self, kind, target)
         for cog in (LobbyCog(services, self.tree, lobby, keeper), TableCog(services, table),
                     GuideCog(services, self.tree), InfoCog(services, book),
@@ -140,7 +155,8 @@ class TableBot(commands.Bot):
         self.add_dynamic_items(*TABLE_ITEMS, LobbyButton, *GUIDE_ITEMS, ConfirmResign,
                                ReplaceLobby, TournamentButton, MistakeButton)
         self._ready_work = (table.recover, deadlines.start, sweeper.start)
-        self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop]
+        self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop,
+                          in_time.stop]
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the

@@ -2,8 +2,8 @@
 
 Without the variable (or without the package) every function here does nothing, so the
 rest of the bot calls them freely. Exposed: moves made, interaction answer latency, board
-post latency, errors by kind, open tables (lobbies and running, refreshed by the sweeper),
-and the worker lanes' queue lengths (bot.workers).
+post latency, errors by kind, interactions refused during outages by cause, open tables
+(lobbies and running, refreshed by the sweeper), and the worker lanes' queue lengths (bot.workers).
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def start(port: int, address: str = "0.0.0.0") -> bool:  # noqa: S104  (inside a
             board=prom.Histogram("bot_board_seconds", "Time from a move to its posted board",
                                  buckets=LATENCY_BUCKETS),
             errors=prom.Counter("bot_errors", "Failures by kind", ["kind"]),
+            refused=prom.Counter("bot_refused_interactions",
+                                 "Interactions refused during an outage, by cause", ["cause"]),
             tables=prom.Gauge("bot_open_tables", "Lobbies and running tables", ["status"]),
             queue=prom.Gauge("bot_worker_queue", "Jobs waiting per worker lane", ["lane"]),
         )
@@ -85,6 +87,12 @@ def board_posted(seconds: float) -> None:
 def error(kind: str) -> None:
     if _metrics:
         _metrics["errors"].labels(kind).inc()
+
+
+def refused(cause: str) -> None:
+    """An interaction refused because `cause` ("database", "discord") is unavailable."""
+    if _metrics:
+        _metrics["refused"].labels(cause).inc()
 
 
 def open_tables(counts: dict[str, int]) -> None:

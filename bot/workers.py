@@ -8,6 +8,10 @@ a bounded queue, so that a replay or a search never delays a board:
 - `search`: computer players' moves and hints;
 - `background`: replays, exports and reviews (a full queue refuses at once: `Busy`).
 
+The bot starts every worker process and has each run a warm-up job (bot/warmup.py: fonts,
+engines, renderers) in `setup_hook`, before it connects, so the first board after a restart
+is drawn as fast as any other.
+
 `BOT_WORKERS=0` runs everything in threads instead (tests; tiny machines). The lanes are set
 up by the bot (`install`); code that draws calls `run(lane, fn, *args)`, which falls back to
 a thread when no pool is installed. `fn` and its arguments must be picklable plain data.
@@ -126,6 +130,16 @@ class ProcessPool:
         self._workers: list[_Worker] = []
         self._idle: asyncio.Queue[_Worker] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.warmed: set[int] = set()  # pids of the workers that ran the warm-up job
+
+    async def warm(self, fn: Callable[[], int]) -> int:
+        """Start every worker and have each run `fn` (a warm-up returning its pid) once; a
+        worker is busy until it answers, so `processes` jobs at once reach every one of
+        them. Returns how many workers are warm."""
+        self._start()
+        pids = await asyncio.gather(*(self.run(fn, (), {}) for _ in range(self.processes)))
+        self.warmed.update(pids)
+        return len(self.warmed & {w.process.pid for w in self._workers})
 
     def _start(self) -> asyncio.Queue[_Worker]:
         if self._idle is None:
@@ -271,6 +285,15 @@ class Workers:
 
     def lane(self, name: str) -> Lane:
         return self.lanes[name]
+
+    async def warm(self, fn: Callable[[], int]) -> dict[str, int]:
+        """Start the worker processes of every lane and run the warm-up `fn` once in each
+        (bot/warmup.py), all lanes at once; returns the warm workers per lane (none without
+        processes: threads share the bot's own, already imported, modules)."""
+        pools = {name: lane.executor for name, lane in self.lanes.items()
+                 if lane.executor is not None}
+        counts = await asyncio.gather(*(pool.warm(fn) for pool in pools.values()))
+        return dict(zip(pools, counts, strict=True))
 
     def queue_lengths(self) -> dict[str, int]:
         """Jobs waiting (not yet running) per lane: for metrics."""

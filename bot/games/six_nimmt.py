@@ -7,16 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import Phrase, Presentation, Who, events_of, first
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 from engines import Engine
 
 N_("6 nimmt!")  # the engine's info.name, for the catalogues
 
 
 def bullheads_text(locale: object, count: int) -> str:
-    if count == 1:
-        return t(locale, "1 bullhead")
-    return t(locale, "{count} bullheads", count=count)
+    return tn(locale, "{count} bullhead", "{count} bullheads", count, count=count)
 
 
 GUIDE: dict[str, str] = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import Phrase, Presentation, Who, events_of, first
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 from engines import Engine
 
 N_("Varanasi")  # the engine's info.name, for the catalogues
@@ -113,21 +113,20 @@ class Varanasi(Presentation):
     def phrase(self, ev: dict[str, Any], loc: object, who: Who) -> Phrase | None:
         kind = ev["type"]
         if kind == "setup":
-            return None, t(loc, "Set {set}: {count} towers are set up.", set=ev["set"],
-                           count=len(ev["towers"]))
+            count = len(ev["towers"])
+            return None, tn(loc, "Set {set}: {count} tower is set up.",
+                            "Set {set}: {count} towers are set up.", count, set=ev["set"],
+                            count=count)
         if kind == "take":
             count = len(ev["discs"])
             colour = colour_name(loc, ev["colour"])
-            if count == 1:
-                return ev["seat"], t(loc, "took {colour}: 1 disc", colour=colour)
-            return ev["seat"], t(loc, "took {colour}: {count} discs", colour=colour,
-                                 count=count)
+            return ev["seat"], tn(loc, "took {colour}: {count} disc",
+                                  "took {colour}: {count} discs", count, colour=colour,
+                                  count=count)
         if kind == "move":
-            if ev["count"] == 1:
-                return ev["seat"], t(loc, "moved 1 disc from spot {start} onto spot {end}",
-                                     start=ev["from"], end=ev["to"])
-            return ev["seat"], t(loc, "moved {count} discs from spot {start} onto spot {end}",
-                                 count=ev["count"], start=ev["from"], end=ev["to"])
+            return ev["seat"], tn(loc, "moved {count} disc from spot {start} onto spot {end}",
+                                  "moved {count} discs from spot {start} onto spot {end}",
+                                  ev["count"], count=ev["count"], start=ev["from"], end=ev["to"])
         if kind == "set_end":
             scores = " · ".join(f"{who(i)} {s}" for i, s in enumerate(ev["scores"]))
             return None, t(loc, "Set {set} goes to {winner} (+{points}). Scores: {scores}.",

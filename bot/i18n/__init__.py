@@ -9,10 +9,15 @@ A command named in a text is written `{/name}` (`{/play}`, `{/rules}`): `t` fill
 Discord's command mention (bot/i18n/commands.py), which each client shows in its language.
 
 `N_(msgid)` marks a string for extraction without translating it (module constants);
-translate it later with `t(locale, constant)`. Slash-command names, option names and choices
-are translated by `Translator` from entries with a message context (`msgctxt`): "command"
-(command and group names), "option" (option names) and "choice" (choice names that are not
-already ordinary messages). `python -m bot.i18n.extract` refreshes both catalogues.
+translate it later with `t(locale, constant)`. A text with a count goes through
+`tn(locale, singular, plural, n, **params)`: the language's plural form for `n` (gettext's
+`ngettext`; .po entries with `msgid_plural` and `msgstr[0]`, `msgstr[1]` ...; Japanese has one
+form); `Nn_(singular, plural)` marks such a pair for later.
+
+Slash-command names, option names and choices are translated by `Translator` from entries
+with a message context (`msgctxt`): "command" (command and group names), "option" (option
+names) and "choice" (choice names that are not already ordinary messages).
+`python -m bot.i18n.extract` refreshes both catalogues.
 
 Which locale: ephemeral replies and DMs use the user's Discord locale (`interaction.locale`);
 messages posted in a channel use the server's language (`guild.preferred_locale`).
@@ -94,9 +99,24 @@ def reload() -> None:
     _catalogue.cache_clear()
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - gettext-style marker
+    """Mark a singular/plural pair for extraction; returns it unchanged (for `tn`)."""
+    return singular, plural
+
+
 def t(locale: object, msgid: str, /, **params: Any) -> str:
     """`msgid` translated for `locale` (a Discord locale, a language tag or None), formatted."""
-    text = _catalogue(_language(locale)).gettext(msgid)
+    return _format(locale, msgid, _catalogue(_language(locale)).gettext(msgid), params)
+
+
+def tn(locale: object, singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The form of `singular`/`plural` that `locale`'s language uses for the count `n`,
+    translated and formatted (give the count among `params` under its own name)."""
+    text = _catalogue(_language(locale)).ngettext(singular, plural, n)
+    return _format(locale, singular if n == 1 else plural, text, params)
+
+
+def _format(locale: object, msgid: str, text: str, params: dict[str, Any]) -> str:
     if "{/" in msgid or "{/" in text:  # commands named in the text: Discord mentions
         from bot.i18n.commands import fields
 
@@ -175,6 +195,7 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "N_",
+    "Nn_",
     "picture_words",
     "OPTION_CONTEXT",
     "Translator",
@@ -182,6 +203,7 @@ __all__ = [
     "po_path",
     "reload",
     "t",
+    "tn",
     "translate_in_context",
     "valid_name",
 ]

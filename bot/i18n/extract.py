@@ -1,10 +1,12 @@
 """Refresh the message catalogues: `python -m bot.i18n.extract` (from the project root).
 
 1. Extracts every marked string from the `bot` package with Babel: `t(locale, "…")` (the
-   second argument), `N_("…")` and `locale_str("…")`; and from the `engines` package the
-   templates of the refusals the bot shows players: `IllegalMove("…", **params)` and
-   `OptionError("…", **params)` (see bot/i18n/refusals.py); and from `renderers` the words
-   drawn in the pictures: `tr("…")` and `N_("…")` (see renderers/theme.py).
+   second argument), `N_("…")` and `locale_str("…")`, and singular/plural pairs (entries
+   with `msgid_plural`): `tn(locale, "…", "…", n)` and `Nn_("…", "…")`; and from the
+   `engines` package the templates of the refusals the bot shows players:
+   `IllegalMove("…", **params)` and `OptionError("…", **params)` (see
+   bot/i18n/refusals.py); and from `renderers` the words drawn in the pictures: `tr("…")`
+   and `N_("…")` (see renderers/theme.py).
 2. Asks discord.py for every string of the slash commands it would localise (command, group
    and option names, descriptions, choices) through a recording Translator, so names that are
    plain identifiers (`name="move"`, engine option names, `Literal` choices) are listed too:
@@ -48,6 +50,8 @@ KEYWORDS = {
     "t_plain": (2,),
     "N_": None,
     "locale_str": None,
+    "tn": (2, 3),  # tn(locale, singular, plural, n)
+    "Nn_": (1, 2),
 }
 # Engine refusals (engines.explained.Explained subclasses): the first argument is the template.
 ENGINES = ROOT / "engines"
@@ -69,7 +73,8 @@ HEADER = ("# Messages of the board-game bot. Refresh with `python -m bot.i18n.ex
           "# msgctxt \"command\"/\"option\": slash-command and option names (lowercase, no\n"
           "# spaces, at most 32 characters); keep {placeholders}, **markdown** and <#mentions>.")
 
-Message = tuple[str, str | None, str]  # (msgid, msgctxt, location)
+MsgId = str | tuple[str, str]  # a message, or a (singular, plural) pair
+Message = tuple[MsgId, str | None, str]  # (msgid, msgctxt, location)
 
 
 def source_messages() -> list[Message]:
@@ -80,8 +85,9 @@ def source_messages() -> list[Message]:
         for filename, _lineno, message, _comments, context in extract_from_dir(
             str(folder), method_map=METHOD_MAP, keywords=keywords
         ):
-            if isinstance(message, (tuple, list)):
-                message = message[0]
+            if isinstance(message, (tuple, list)):  # only the plural markers give pairs
+                message = (message[0], message[1]) if len(message) == 2 and all(message) \
+                    else message[0]
             if not message:
                 continue
             out.append((message, context, f"{folder.name}/{Path(filename).as_posix()}"))
@@ -146,15 +152,15 @@ def template(messages: Iterable[Message]) -> Catalog:
     catalog = Catalog(domain=DOMAIN, project="board-game bot", charset="utf-8",
                       fuzzy=False, header_comment=HEADER)
     for msgid, context, location in messages:
-        catalog.add(msgid, locations=[(location, None)],  # type: ignore[list-item]  # Babel allows no line
-                    context=context,
-                    flags=["python-brace-format"] if "{" in msgid else [])
+        text = msgid if isinstance(msgid, str) else "".join(msgid)
+        catalog.add(msgid, locations=[(location, None)],  # type: ignore[list-item]  # no line
+                    context=context, flags=["python-brace-format"] if "{" in text else [])
     return catalog
 
 
 def all_messages() -> Catalog:
     source = source_messages()
-    plain = {msgid for msgid, context, _ in source if context is None}
+    plain = {msgid for msgid, context, _ in source if context is None and isinstance(msgid, str)}
     return template([*source, *tree_messages(plain)])
 
 

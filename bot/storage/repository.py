@@ -12,14 +12,16 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from bot.health import Health, forget_asyncpg, watch_asyncpg
 from bot.storage.driver import (
     Conflict,
     Driver,
     Execute,
     ExecuteMany,
     Fetch,
+    Unavailable,
     Unit,
     as_time,
     from_row,
@@ -27,6 +29,8 @@ from bot.storage.driver import (
     read_only,
 )
 from bot.storage.tournaments import TournamentQueries
+
+T = TypeVar("T")
 
 
 class PlaceTaken(Exception):
@@ -458,18 +462,33 @@ class Repository(TournamentQueries):
 
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
+        self.health = Health("database")  # outages logged once (bot/health.py)
+        if driver.dialect == "postgresql":
+            watch_asyncpg(self.health)
+
+    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+        """`driver.run`, telling `health` whether the database answered."""
+        write = not getattr(unit, "read_only", False)
+        try:
+            result = await self.driver.run(unit, *args)
+        except Unavailable as err:
+            self.health.failed(err, write)
+            raise
+        self.health.ok(write)
+        return result
 
     @property
     def dialect(self) -> str:
         return self.driver.dialect
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        return await self.driver.run(_rows, sql, params)
+        return await self.run(_rows, sql, params)
 
     async def _execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        return await self.driver.run(_execute, sql, params)
+        return await self.run(_execute, sql, params)
 
     async def close(self) -> None:
+        forget_asyncpg(self.health)
         await self.driver.close()
 
     async def schema_versions(self) -> list[int]:
@@ -492,12 +511,12 @@ class Repository(TournamentQueries):
         values = (guild_id, channel_id, thread_id, place, game, json.dumps(options),
                   host.user_id, created_at)
         guild_lock = _GUILD_LOCK if self.dialect == "postgresql" else ""
-        return await self.driver.run(_open_lobby, values, rules, hints, host, one_per_host,
+        return await self.run(_open_lobby, values, rules, hints, host, one_per_host,
                                      max_active, guild_lock)
 
     async def load_table(self, table_id: int, first_ply: int = 0) -> LoadedTable | None:
         """A table with its seats, timers and the log from `first_ply`, read together."""
-        return await self.driver.run(_load, table_id, first_ply)
+        return await self.run(_load, table_id, first_ply)
 
     async def get_table(self, table_id: int) -> TableRow | None:
         rows = await self._rows("SELECT * FROM game_tables WHERE id = ?", (table_id,))
@@ -542,12 +561,12 @@ class Repository(TournamentQueries):
 
     async def mark_broken(self, table_id: int) -> None:
         """The table's log no longer replays: no timer or sweep touches it again."""
-        await self.driver.run(_mark_broken, table_id)
+        await self.run(_mark_broken, table_id)
 
     async def end_table(self, table_id: int, at: datetime, statuses: tuple[str, ...]) -> bool:
         """Cancel a table still in one of `statuses` (log and seats kept, timers dropped);
         False if it was not (already ended, or ended by another process: once only)."""
-        return await self.driver.run(_end_table, table_id, at, statuses)
+        return await self.run(_end_table, table_id, at, statuses)
 
     async def old_lobbies(self, created_before: datetime) -> list[tuple[int, int, datetime, int]]:
         """(id, guild id, created at, the guild's lobby minutes) of lobbies created before
@@ -562,7 +581,7 @@ class Repository(TournamentQueries):
 
     async def commit(self, commit: Commit) -> bool:
         """Write a change of a table (Commit); False if its ply moved meanwhile."""
-        return await self.driver.run(_commit, commit)
+        return await self.run(_commit, commit)
 
     async def cancel_lobby(self, table_id: int, at: datetime) -> bool:
         changed = await self._execute(
@@ -575,7 +594,7 @@ class Repository(TournamentQueries):
     async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
         """Record the posted board; never moves back (an older post may finish last). A post
         of the last ply of a finished table is its final board (a resign adds no ply)."""
-        await self.driver.run(_mark_posted, table_id, ply, message_id)
+        await self.run(_mark_posted, table_id, ply, message_id)
 
     async def unposted_tables(
         self, finished_after: datetime, quiet_since: datetime | None = None
@@ -609,7 +628,7 @@ class Repository(TournamentQueries):
 
     async def add_seat(self, table_id: int, user_id: int, name: str, side: int | None) -> bool:
         """Seat a user last in join order; False if they were seated already."""
-        return await self.driver.run(_insert_seat, table_id, user_id, name, side) == 1
+        return await self.run(_insert_seat, table_id, user_id, name, side) == 1
 
     async def remove_seat(self, table_id: int, user_id: int) -> None:
         await self._execute(
@@ -641,7 +660,7 @@ class Repository(TournamentQueries):
         self, guild_id: int, values: dict[str, Any], at: datetime
     ) -> None:
         """Store every setting of a guild (`values` has all keys of _SETTINGS)."""
-        await self.driver.run(_put_settings, guild_id, values, at)
+        await self.run(_put_settings, guild_id, values, at)
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -659,7 +678,7 @@ class Repository(TournamentQueries):
         lease lasts; if `owner` dies, they are due again once it has run out. `shards`:
         (shard count, this process's shard ids) to claim only its own guilds' timers."""
         locking = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
-        return await self.driver.run(_claim_timers, now, until, owner, limit, locking, shards)
+        return await self.run(_claim_timers, now, until, owner, limit, locking, shards)
 
     async def release_timer(self, table_id: int, seat: int, owner: str,
                             retry_at: datetime | None = None) -> None:
@@ -740,7 +759,7 @@ class Repository(TournamentQueries):
     ) -> tuple[list[dict[str, Any]], list[ResultRow]]:
         """The newest finished tables of a guild (only those `user_id` played, if given) and
         their result rows, read together."""
-        return await self.driver.run(_finished, guild_id, user_id, limit)
+        return await self.run(_finished, guild_id, user_id, limit)
 
 
 @read_only

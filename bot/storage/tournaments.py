@@ -198,15 +198,16 @@ class TournamentQueries:
     driver: Driver
 
     _execute: Callable[..., Awaitable[int]]  # Repository's
+    run: Callable[..., Awaitable[Any]]  # Repository's: the driver's, with its health
     _rows: Callable[..., Awaitable[list[dict[str, Any]]]]
 
     async def create_tournament(self, values: dict[str, Any]) -> int:
         """A new tournament in sign-up (`values` has every column of _NEW)."""
-        return await self.driver.run(_create, values)
+        return await self.run(_create, values)
 
     async def load_tournament(self, tournament_id: int) -> TournamentRow | None:
         """A tournament with its players and games, read together."""
-        return await self.driver.run(_load, tournament_id)
+        return await self.run(_load, tournament_id)
 
     async def tournaments_of(self, guild_id: int, statuses: Sequence[str],
                              limit: int = 25) -> list[TournamentRow]:
@@ -230,7 +231,7 @@ class TournamentQueries:
                       checked_in: bool = False) -> str:
         """'ok' or why not ('closed', 'full', 'already')."""
         locking = " FOR UPDATE" if self.driver.dialect == "postgresql" else ""
-        return await self.driver.run(_sign_up, tournament_id, user_id, name, at, checked_in,
+        return await self.run(_sign_up, tournament_id, user_id, name, at, checked_in,
                                      locking)
 
     async def withdraw(self, tournament_id: int, user_id: int) -> bool:
@@ -254,12 +255,12 @@ class TournamentQueries:
                                ratings: dict[int, float | None],
                                games: list[tuple[int, ...]], next_at: datetime) -> bool:
         """Start round 1 (once: False if another process started it)."""
-        return await self.driver.run(_begin, tournament_id, rounds, ratings, games, next_at)
+        return await self.run(_begin, tournament_id, rounds, ratings, games, next_at)
 
     async def advance_tournament(self, tournament_id: int, round_: int,
                                  games: list[tuple[int, ...]], next_at: datetime) -> bool:
         """Round `round_` → the next with these games (once: False if it moved already)."""
-        return await self.driver.run(_advance, tournament_id, round_, games, next_at)
+        return await self.run(_advance, tournament_id, round_, games, next_at)
 
     async def end_tournament(self, tournament_id: int, status: str, at: datetime,
                              round_: int | None = None) -> bool:
@@ -278,7 +279,7 @@ class TournamentQueries:
                                 ) -> list[int]:
         """Tournaments whose next step is due, claimed for `owner` until `until`."""
         locking = " FOR UPDATE SKIP LOCKED" if self.driver.dialect == "postgresql" else ""
-        return await self.driver.run(_claim, now, until, owner, limit, locking, guilds)
+        return await self.run(_claim, now, until, owner, limit, locking, guilds)
 
     async def release_tournament(self, tournament_id: int, owner: str, claimed_at: datetime,
                                  next_at: datetime) -> None:

@@ -5,6 +5,8 @@ lost, and that the game goes on to its end once the fault is lifted."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -13,6 +15,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.features.table import moves
 from bot.storage import Unavailable
 from tests.bot.conftest import (
     Driver,
@@ -23,6 +26,7 @@ from tests.bot.conftest import (
 )
 
 SAVE_FAILED = "I couldn't save that — nothing changed, please try again in a minute."
+READ_FAILED = "I can't read the table right now — please try again in a minute."
 
 
 def private_text(result: Any) -> str:
@@ -109,6 +113,7 @@ async def finish_by_playing(world: World, table_id: int) -> None:
 
 async def test_disk_full_answers_every_interaction_privately(
         world: World, outage: Outage, warnings_ok: pytest.LogCaptureFixture) -> None:
+    warnings_ok.set_level("INFO", logger="bot")
     table_id, place = await senet(world)
     before = await world.table(table_id)
     board = world.last_board(place)
@@ -123,14 +128,23 @@ async def test_disk_full_answers_every_interaction_privately(
     # autocomplete needs no database: the moves of the position this process knows
     offered = await aki.autocomplete(place, "move", "move", "")
     assert move in [choice["value"] for choice in offered]
+    assert private_text(await aki.slash(place, "board")) == READ_FAILED  # it only reads
+    assert await aki.autocomplete(place, "move", "move", "") == []
     assert len(world.boards(place)) == 1  # no half-made board
-    logged = [r for r in warnings_ok.records if "disk is full" in r.getMessage()]
-    assert len(logged) == 3  # once per failed interaction, with its cause
+    await world.env.advance_time(30)  # the sweeper and the deadline watcher are refused too
+    warned = [r for r in warnings_ok.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1, [r.getMessage() for r in warned]  # once, with its cause
+    assert "database unavailable" in warned[0].getMessage()
+    assert "disk is full" in warned[0].getMessage()
+    assert not [r for r in warnings_ok.records if r.exc_info]  # no traceback for an outage
     outage.on = False
     after = await world.table(table_id)
     assert after.ply == before.ply and after.log == before.log  # nothing lost or half-saved
     await aki.slash(place, "move", move=move)  # the same move works once the disk has room
     assert (await world.table(table_id)).ply > before.ply
+    back = [r.getMessage() for r in warnings_ok.records if "available again" in r.getMessage()]
+    assert len(back) == 1 and "3 interaction(s) refused" in back[0], back  # with its length
+    assert len([r for r in warnings_ok.records if r.levelno >= logging.WARNING]) == 1
     await finish_by_playing(world, table_id)
 
 
@@ -218,6 +232,7 @@ async def test_a_bug_is_answered_and_logged_once(world: World, monkeypatch: pyte
 
 async def test_a_long_discord_outage_backs_off_and_says_so_when_the_board_comes(
         world: World, warnings_ok: pytest.LogCaptureFixture) -> None:
+    warnings_ok.set_level("INFO", logger="bot")
     table_id, place = await senet(world)
     board = world.last_board(place)
     boards_before = len(world.boards(place))
@@ -232,8 +247,12 @@ async def test_a_long_discord_outage_backs_off_and_says_so_when_the_board_comes(
     attempts = len([r for r in warnings_ok.records if "could not be posted" in r.getMessage()])
     assert 2 <= attempts <= 6, attempts  # 15 s, 30 s, 60 s ... not every 15 s
     print(f"Discord outage: {attempts} posting attempts in 180 s")
+    warned = [r.getMessage() for r in warnings_ok.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1 and "discord unavailable" in warned[0], warned  # once, with cause
     world.env.backend.faults.clear()
     await world.env.advance_time(130)  # at most the longest wait so far
+    assert len([r for r in warnings_ok.records if "discord available again after"
+                in r.getMessage()]) == 1
     boards = world.boards(place)
     assert len(boards) == boards_before + 1
     assert "Sorry for the wait" in boards[-1].content  # the channel is told why it was late
@@ -389,3 +408,66 @@ async def test_a_rate_limited_post_is_posted_soon(world: World) -> None:
     assert table.posted_ply == table.ply  # posted after the wait
     assert len(world.boards(place)) == 2  # once
     await finish_by_playing(world, table_id)
+
+
+SLOW_POST = ("Discord is not accepting messages in this channel right now; the board will be "
+             "posted as soon as it does.")
+
+
+class SlowChannel:
+    """Discord takes a post in the channel only after the member was answered (as while
+    discord.py retries a 500 with its 1-9 s sleeps): a reply that waited for the post would
+    never come, and the test would time out."""
+
+    def __init__(self, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+        publisher = world.bot.publisher
+        original_send, original_tell = publisher._send, moves.tell
+        self.accepting = asyncio.Event()
+        self.accepting.set()
+        self.events: list[str] = []
+
+        async def send(channel: Any, interaction: Any, table: Any, kwargs: dict[str, Any]
+                       ) -> Any:
+            if not self.accepting.is_set():
+                self.events.append("post started")
+                await self.accepting.wait()
+            message = await original_send(channel, interaction, table, kwargs)
+            self.events.append("posted")
+            return message
+
+        async def tell(interaction: Any, text: str) -> None:
+            await original_tell(interaction, text)
+            self.events.append(f"told: {text}")
+            self.accepting.set()  # Discord takes posts again
+
+        monkeypatch.setattr(publisher, "_send", send)
+        monkeypatch.setattr(moves, "tell", tell)
+
+    def refuse(self) -> None:
+        self.events.clear()
+        self.accepting.clear()
+
+
+async def test_board_and_move_replies_come_in_time_while_discord_retries(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id, place = await senet(world)
+    slow = SlowChannel(world, monkeypatch)
+    # simcord runs the bot's timers in simulated time, and only between its operations: the
+    # budget (2 s) is spent at once, so the reply must not wait for the post at all
+    monkeypatch.setattr(world.bot.table_actions.in_time, "budget", 0.0)
+    aki = world.members["aki"]
+    boards = len(world.boards(place))
+    for command in ("board", "move"):
+        table = await world.table(table_id)
+        options = {"move": world.bot.service.legal_moves_for(table, aki.id)[0]} \
+            if command == "move" else {}
+        slow.refuse()
+        result = await aki.slash(place, command, **options)
+        assert private_text(result) == SLOW_POST, command  # not "thinking…" for ever
+        told = f"told: {SLOW_POST}"
+        assert slow.events[-2:] == [told, "posted"], slow.events  # answered, then posted
+        assert slow.events.count("posted") == 1
+    moved = await world.table(table_id)
+    assert moved.ply > table.ply and moved.posted_ply == moved.ply  # posted once, late
+    assert len(world.boards(place)) == boards + 2
+    assert world.bot.table_actions.in_time.pending == 0

@@ -75,7 +75,7 @@ async def test_nim_from_play_to_leaderboard(world: World) -> None:
     (embed,) = answer.response.embeds
     assert embed.title == "Leaderboard: Nim"
     first_line = embed.description.splitlines()[0]
-    assert table.seats[winner].name in first_line and "1 wins" in first_line
+    assert table.seats[winner].name in first_line and "1 win " in first_line
 
 
 async def test_nim_against_a_computer_then_its_review(world: World,

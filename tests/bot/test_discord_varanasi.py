@@ -55,7 +55,8 @@ async def test_leaderboard_after_several_games(world: World) -> None:
     stats = await aki.slash(world.channel, "stats", member=world.member("bo"))
     embed = stats.response.embeds[0]
     assert embed.title == "Stats: bo"
-    assert f"3 games · {winners.count('bo')} wins" in embed.description
+    wins = winners.count("bo")
+    assert f"3 games · {wins} {'win' if wins == 1 else 'wins'}" in embed.description
     assert embed.fields[0].name == "Varanasi"
     mine = await world.member("cy").slash(world.channel, "stats")
     assert "No finished games" in mine.response.embeds[0].description

@@ -103,12 +103,26 @@ def test_engine_refusals_are_extracted(extracted: Catalog) -> None:
     assert not seen - wanted, sorted(seen - wanted)
 
 
+def forms(message: Any) -> list[tuple[str, str]]:
+    """(English, translation) per form of an entry: one, or each plural form beside the
+    English form it stands for (the plural for every form past the first)."""
+    if not message.pluralizable:
+        return [(str(message.id), str(message.string or ""))]
+    ids, strings = message.id, message.string or ("",)
+    if isinstance(strings, str):
+        strings = (strings,)
+    return [(ids[min(index, 1)] if len(strings) > 1 else ids[1], str(text or ""))
+            for index, text in enumerate(strings)]
+
+
 def japanese_texts(catalogues: dict[str, Catalog]) -> Iterator[tuple[str, str]]:
     """(msgid, translation) of every Japanese entry that is a sentence or label (slash-command
-    names under a context are identifiers)."""
+    names under a context are identifiers); each plural form on its own."""
     for message in catalogues["ja"]:
         if message.id and message.string and message.context is None:
-            yield str(message.id), str(message.string)
+            for msgid, text in forms(message):
+                if text:
+                    yield msgid, text
 
 
 ASCII_QUOTED_JAPANESE = re.compile(r"(['\"])[^'\"\n]*[\u3040-\u30ff\u4e00-\u9fff][^'\"\n]*\1")
@@ -153,8 +167,9 @@ def test_no_text_spells_a_command(catalogues: dict[str, Catalog]) -> None:
         for message in catalog:
             if not message.id or message.context is not None:
                 continue
-            for text in (str(message.id), str(message.string or "")):
-                assert not COMMAND_NAME.search(text), (language, message.id)
+            for msgid, text in forms(message):
+                for each in (msgid, text):
+                    assert not COMMAND_NAME.search(each), (language, message.id)
 
 
 def test_command_fields_become_mentions_once_ids_are_known() -> None:
@@ -176,7 +191,9 @@ def test_placeholders_match(catalogues: dict[str, Catalog]) -> None:
     for language, catalog in catalogues.items():
         for message in catalog:
             if message.id and message.string:
-                assert fields(message.string) == fields(message.id), (language, message.id)
+                for msgid, text in forms(message):
+                    if text:
+                        assert fields(text) == fields(msgid), (language, message.id)
 
 
 def test_japanese_is_translated(catalogues: dict[str, Catalog], extracted: Catalog) -> None:
@@ -186,20 +203,24 @@ def test_japanese_is_translated(catalogues: dict[str, Catalog], extracted: Catal
         key = (message.context, message.id)
         if not message.id or key not in wanted:
             continue
-        assert message.string, f"untranslated: {key}"
+        assert message.string and all(text for _, text in forms(message)), \
+            f"untranslated: {key}"
         assert not message.fuzzy, f"fuzzy (check the translation, drop the flag): {key}"
-        if message.string == message.id and key not in SAME_IN_JAPANESE:
-            bare = re.sub(r"\{[^}]*\}", "", message.id)
-            assert not re.search("[A-Za-z]", bare), f"still English: {key}"
-        # Markdown, mentions and emoji survive the translation.
-        for token in ("**", "<#", "<@", "/play", "/move", "/board", "/rules", "➡️", "⏰", "🐮"):
-            assert message.id.count(token) == message.string.count(token), (token, key)
+        for msgid, text in forms(message):
+            if text == msgid and key not in SAME_IN_JAPANESE:
+                bare = re.sub(r"\{[^}]*\}", "", msgid)
+                assert not re.search("[A-Za-z]", bare), f"still English: {key}"
+            # Markdown, mentions and emoji survive the translation.
+            for token in ("**", "<#", "<@", "/play", "/move", "/board", "/rules", "➡️", "⏰",
+                          "🐮"):
+                assert msgid.count(token) == text.count(token), (token, key)
 
 
 def test_english_catalogue_is_english(catalogues: dict[str, Catalog]) -> None:
     for message in catalogues["en"]:
         if message.id and message.string:
-            assert not JAPANESE.search(message.string), message.id
+            for _, text in forms(message):
+                assert not JAPANESE.search(text), message.id
 
 
 def test_t_picks_the_language() -> None:
@@ -329,3 +350,31 @@ def test_sentence_glue() -> None:
     assert japanese == "🔵1 Aki：3を出した、もう一度投げる。"
     assert option_label("ja", "height_rule") == "高さルール"
     assert option_label("en-US", "height_rule") == "height_rule"
+
+
+def test_counts_use_plural_forms_in_both_languages() -> None:
+    from bot.features.common.counts import games_text
+    from bot.features.common.faults import COOLDOWN
+    from bot.features.settings.settings import minutes_text
+    from bot.i18n import tn
+
+    assert tn("en-US", *COOLDOWN, 1, seconds=1) == "Please wait 1 second before using this again."
+    assert tn("en-US", *COOLDOWN, 2, seconds=2) == "Please wait 2 seconds before using this again."
+    assert tn("ja", *COOLDOWN, 1, seconds=1) == "もう一度使うには1秒お待ちください。"
+    assert tn("ja", *COOLDOWN, 2, seconds=2) == "もう一度使うには2秒お待ちください。"
+    assert [minutes_text("en-US", n) for n in (1, 2)] == ["1 minute", "2 minutes"]
+    assert [minutes_text("ja", n) for n in (1, 2)] == ["1分", "2分"]
+    assert [games_text("en-GB", n) for n in (1, 2)] == ["1 game", "2 games"]
+    assert [games_text("ja", n) for n in (1, 2)] == ["1戦", "2戦"]
+    points = ("{rank}. {name}: {points} point", "{rank}. {name}: {points} points")
+    assert tn("en-US", *points, 1, rank=1, name="Aki", points=1) == "1. Aki: 1 point"
+    assert tn("en-US", *points, 2, rank=1, name="Aki", points=2) == "1. Aki: 2 points"
+    assert tn("ja", *points, 2, rank=1, name="Aki", points=2) == "1. Aki：2点"
+
+
+def test_plural_pairs_are_extracted_as_plural_entries(extracted: Catalog) -> None:
+    entry = extracted.get(("Please wait {seconds} second before using this again.",
+                           "Please wait {seconds} seconds before using this again."))
+    assert entry is not None and entry.pluralizable
+    entry = extracted.get(("{count} bullhead", "{count} bullheads"))
+    assert entry is not None and entry.pluralizable

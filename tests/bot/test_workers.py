@@ -10,6 +10,7 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -91,3 +92,39 @@ async def test_a_registered_game_draws_and_thinks_in_the_worker_processes(nim_id
         assert nim_id not in await boards.run(game_ids)
     finally:
         pools.close()
+
+
+async def test_every_worker_runs_the_warm_up_job_once_started() -> None:
+    from bot.warmup import warm_up
+
+    pools = Workers(processes=2)
+    try:
+        counts = await pools.warm(warm_up)
+        assert counts == {name: lane.processes for name, lane in pools.lanes.items()}
+        boards = pools.lane("boards").executor
+        assert boards is not None and len(boards.warmed) == 2  # two processes, one job each
+        assert os.getpid() not in boards.warmed
+        # the warm workers draw the first board like any other
+        assert await pools.lane("boards").run(os.getpid) in boards.warmed
+    finally:
+        pools.close()
+
+
+async def test_the_bot_warms_its_workers_before_answering_anyone(tmp_path: Any) -> None:
+    """discord.py runs setup_hook in login(), before the gateway connects: once it has run,
+    before any interaction can arrive, each worker process has run its warm-up job. (Run
+    without simcord: its simulated clock stalls multiprocessing's process start.)"""
+    from bot.client import TableBot
+    from bot.config import Config
+
+    config = Config(token=None, database=str(tmp_path / "bot.sqlite3"), workers=1,
+                    sync_commands=False)
+    bot = TableBot(config)
+    try:
+        await bot.setup_hook()
+        assert bot.workers is not None
+        for lane in bot.workers.lanes.values():
+            assert lane.executor is not None
+            assert len(lane.executor.warmed) == lane.processes >= 1, lane.name
+    finally:
+        await bot.close_storage()

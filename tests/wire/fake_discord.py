@@ -2,7 +2,7 @@
 login, command sync and interaction replies, and a websocket gateway speaking zlib-stream,
 sharded by Discord's formula. Everything the bots send is recorded for the test to inspect.
 
-Facts it depends on (see /work/shared/design/testing-discord.md, section 2): JSON replies
+Facts it depends on (learned when discord.py was first pointed at such a fake): JSON replies
 carry exactly `Content-Type: application/json`; its own errors are 400s (discord.py retries
 5xx for seconds); one zlib compressor per connection, every frame flushed with Z_SYNC_FLUSH
 (or, when discord.py asks for zstd-stream because `zstandard` is installed, its speed extra,
@@ -233,6 +233,8 @@ class FakeDiscord:
                 return self._message(int(channel_id), body)
             case "GET", ["channels", _, "messages", message_id]:
                 return self.messages.get(int(message_id))
+            case "GET", ["channels", channel_id, "messages"]:  # history: newest first
+                return list(reversed(self.posts(int(channel_id))))[:50]
             case "PATCH", ["channels", _, "messages", message_id]:
                 return self._edit(int(message_id), body)
         return None

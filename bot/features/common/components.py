@@ -32,6 +32,11 @@ def handler(interaction: discord.Interaction, kind: type[H]) -> H:
     return cast(H, _ROUTES[interaction.client][kind])
 
 
+def handler_if_any(interaction: discord.Interaction, kind: type[H]) -> H | None:
+    """`handler`, or None for a bot that routed none (one being assembled or closed)."""
+    return cast(H | None, _ROUTES.get(interaction.client, {}).get(kind))
+
+
 class Rebuilt:
     """A DynamicItem mixin: its constructor takes the template's groups, in order, as its
     leading arguments, those named in `custom_id_numbers` as ints; so `from_custom_id`

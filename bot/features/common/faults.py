@@ -4,9 +4,14 @@ A command, button or select that raises (the database is unavailable, Discord fa
 is answered privately in the user's language, and the error is logged once with its cause:
 
 - `bot.storage.Unavailable` (locked, disk full, read-only, gone): "I couldn't save that —
-  nothing changed, please try again in a minute" (the unit of work rolled back whole);
+  nothing changed, please try again in a minute" (the unit of work rolled back whole); a
+  command that only reads (`READ_ONLY_COMMANDS`: /board, /history ...) says "I can't read
+  the table right now" instead;
 - a cooldown: how long to wait; a table's refusal (TableError): its polite sentence;
 - anything else: a short apology ("This interaction failed" is never left).
+
+An outage (the database or Discord unavailable) is logged once, by its `Health` (bot/health.py):
+one warning when it starts, one line when it ends; each refused interaction is only counted.
 
 A public "thinking…" deferral (/play, /history, /replay) is deleted first, so it is never left
 thinking and the answer stays private. Slash commands reach here through `tree.on_error`;
@@ -26,8 +31,10 @@ import discord
 from discord import app_commands
 
 from bot import metrics
+from bot.features.common.components import handler_if_any
 from bot.features.common.errors import table_error_text
-from bot.i18n import N_, t
+from bot.health import Health, Outages, discord_failing
+from bot.i18n import N_, Nn_, t, tn
 from bot.storage import Unavailable
 from bot.storage.driver import note_player_answered
 from bot.tables import TableError
@@ -35,8 +42,15 @@ from bot.tables import TableError
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = N_("I couldn't save that — nothing changed, please try again in a minute.")
+UNREADABLE = N_("I can't read the table right now — please try again in a minute.")
 FAILED = N_("Sorry, something went wrong on my side. Please try again in a moment.")
-COOLDOWN = N_("Please wait {seconds} seconds before using this again.")
+COOLDOWN = Nn_("Please wait {seconds} second before using this again.",
+              "Please wait {seconds} seconds before using this again.")
+# Commands that only read: refused during a database outage with UNREADABLE.
+READ_ONLY_COMMANDS = frozenset({
+    "board", "rules", "help", "leaderboard", "stats", "hint", "history", "replay", "export",
+    "review", "tournament standings", "tournament list",
+})
 PUBLIC_DEFER = "public_defer"  # interaction.extras key: deferred with a public "thinking…"
 
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
@@ -95,13 +109,21 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def failure_text(error: BaseException, locale: object) -> str:
+def command_name(interaction: discord.Interaction) -> str | None:
+    """The slash command's full name ("tournament list"), None for components."""
+    return getattr(interaction.command, "qualified_name", None)
+
+
+def failure_text(error: BaseException, locale: object, reads_only: bool = False) -> str:
+    """What the user reads; `reads_only`: the interaction could only have read (see
+    READ_ONLY_COMMANDS), so an outage is told as "can't read", not "couldn't save"."""
     if isinstance(error, TableError):  # a refusal that surfaced outside its usual place
         return table_error_text(error, locale)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return t(locale, COOLDOWN, seconds=max(1, round(error.retry_after)))
+        seconds = max(1, round(error.retry_after))
+        return tn(locale, *COOLDOWN, seconds, seconds=seconds)
     if isinstance(error, Unavailable):
-        return t(locale, UNAVAILABLE)
+        return t(locale, UNREADABLE if reads_only else UNAVAILABLE)
     return t(locale, FAILED)
 
 
@@ -118,9 +140,16 @@ def kind_of(error: BaseException) -> str:
     return "bug"
 
 
+def health_of(interaction: discord.Interaction, kind: str) -> Health | None:
+    """The bot's Health for "database" or "discord" (routed when the bot was assembled)."""
+    outages = handler_if_any(interaction, Outages)
+    return None if outages is None else outages.of(kind)
+
+
 def log_failure(interaction: discord.Interaction, error: BaseException) -> None:
-    """Once per failure: a warning with the cause for an outage, a traceback for a bug."""
-    what = getattr(interaction.command, "qualified_name", None) or (
+    """An outage is counted by its Health (which warns once when it starts); a bug is logged
+    with its traceback, once per failure."""
+    what = command_name(interaction) or (
         (interaction.data or {}).get("custom_id") if isinstance(interaction.data, dict) else None)
     kind = kind_of(error)
     metrics.error(kind)
@@ -128,7 +157,13 @@ def log_failure(interaction: discord.Interaction, error: BaseException) -> None:
         return
     if kind in ("database", "discord"):
         cause = error.__cause__ or error
-        log.warning("%s by %s failed: %s (%r)", what, interaction.user.id, kind, cause)
+        health = health_of(interaction, kind) if kind == "database" or \
+            discord_failing(error) else None
+        if health is not None:
+            health.refused(cause)
+        else:
+            log.warning("%s by %s failed: %s (%r)", what, interaction.user.id, kind, cause)
+        log.debug("%s by %s refused: %s (%r)", what, interaction.user.id, kind, cause)
     else:
         log.error("%s by %s failed", what, interaction.user.id, exc_info=error)
 
@@ -137,7 +172,8 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
     """Answer privately, whatever state the interaction is in; never raises."""
     error = unwrap(error)
     log_failure(interaction, error)
-    text = failure_text(error, interaction.locale)
+    text = failure_text(error, interaction.locale,
+                        reads_only=command_name(interaction) in READ_ONLY_COMMANDS)
     try:
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)

@@ -8,6 +8,7 @@ import logging
 import discord
 
 from bot.features.common.locales import ServerLanguages
+from bot.health import Health, discord_failing
 
 log = logging.getLogger(__name__)
 
@@ -16,9 +17,11 @@ Place = discord.TextChannel | discord.Thread
 
 
 class Places:
-    def __init__(self, client: discord.Client, languages: ServerLanguages) -> None:
+    def __init__(self, client: discord.Client, languages: ServerLanguages,
+                 discord_health: Health) -> None:
         self.client = client
         self.languages = languages
+        self.discord_health = discord_health
 
     async def fetch(self, place_id: int) -> Place:
         """The place from the cache, else over REST; raises NotFound, Forbidden (gone for
@@ -34,7 +37,9 @@ class Places:
         except (discord.NotFound, discord.Forbidden):
             return None  # deleted, or hidden from us
         except discord.HTTPException as err:  # Discord is failing: try again later
-            log.warning("place %s could not be fetched (%s)", place_id, err)
+            if discord_failing(err):
+                self.discord_health.failed(err)  # warned once per outage
+            log.info("place %s could not be fetched (%s)", place_id, err)
             return None
 
     def locale_of(self, channel: object) -> object:

@@ -25,7 +25,7 @@ from bot.features.common.locales import ServerLanguages
 from bot.features.guide.rules import example_picture, options_lines
 from bot.features.guide.texts import PAGE_TITLES, PAGES
 from bot.games import presentation
-from bot.i18n import t
+from bot.i18n import t, tn
 from engines import game_ids, get_engine
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,8 @@ def page_text(locale: object, game: str, page: str) -> str:
 def players_text(locale: object, game: str) -> str:
     eng = get_engine(game)
     if eng.min_players == eng.max_players:
-        return t(locale, "{count} players", count=eng.min_players)
+        return tn(locale, "{count} player", "{count} players", eng.min_players,
+                  count=eng.min_players)
     return t(locale, "{low}–{high} players", low=eng.min_players, high=eng.max_players)
 
 

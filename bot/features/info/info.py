@@ -7,6 +7,7 @@ import logging
 import discord
 
 from bot.features.common.badges import COLOUR, clean_name, game_title, player_name
+from bot.features.common.counts import games_text, wins_text
 from bot.features.common.replies import defer_public
 from bot.features.common.services import Services
 from bot.features.tournaments.seasons import season_embed, season_of
@@ -47,14 +48,14 @@ async def show_leaderboard(
     for index, row in enumerate(rows, start=1):
         name = player_name(loc, row.user_id, clean_name(row.name))
         if game is not None and row.rating is not None:
-            lines.append(t(loc, "**{rank}.** {name}: rating {rating} · {games} games · {wins} "
-                           "wins · average place {place}", rank=index, name=name,
-                           rating=f"{row.rating:.1f}", games=row.games, wins=row.wins,
-                           place=_rank(row.average_rank)))
+            lines.append(t(loc, "**{rank}.** {name}: rating {rating} · {games} · {wins} · "
+                           "average place {place}", rank=index, name=name,
+                           rating=f"{row.rating:.1f}", games=games_text(loc, row.games),
+                           wins=wins_text(loc, row.wins), place=_rank(row.average_rank)))
         else:
-            lines.append(t(loc, "**{rank}.** {name}: {wins} wins in {games} games · average "
-                           "place {place}", rank=index, name=name,
-                           wins=row.wins, games=row.games, place=_rank(row.average_rank)))
+            lines.append(t(loc, "**{rank}.** {name}: {wins} in {games} · average place {place}",
+                           rank=index, name=name, wins=wins_text(loc, row.wins),
+                           games=games_text(loc, row.games), place=_rank(row.average_rank)))
     if lines:
         embed.description = "\n".join(lines)[:4096]
     await interaction.followup.send(embed=embed)
@@ -71,15 +72,15 @@ async def show_stats(
     if not stats.games:
         embed.description = t(loc, "No finished games yet.")
     else:
-        embed.description = t(loc, "{games} games · {wins} wins · average place {place}",
-                              games=stats.games, wins=stats.wins,
-                              place=_rank(stats.average_rank))
+        embed.description = t(loc, "{games} · {wins} · average place {place}",
+                              games=games_text(loc, stats.games),
+                              wins=wins_text(loc, stats.wins), place=_rank(stats.average_rank))
         for row in stats.by_game[:25]:
             rating = "–" if row.rating is None else f"{row.rating:.1f}"
             embed.add_field(
                 name=game_title(loc, row.game or ""),
-                value=t(loc, "{games} games · {wins} wins · average place {place} · rating "
-                        "{rating}", games=row.games, wins=row.wins,
+                value=t(loc, "{games} · {wins} · average place {place} · rating {rating}",
+                        games=games_text(loc, row.games), wins=wins_text(loc, row.wins),
                         place=_rank(row.average_rank), rating=rating),
                 inline=False)
     await interaction.followup.send(embed=embed)

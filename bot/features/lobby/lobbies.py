@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, Protocol
 
@@ -24,7 +26,7 @@ from bot.features.common.faults import defer, guarded
 from bot.features.common.places import Places
 from bot.features.common.services import Services
 from bot.features.lobby.lobby import lobby_embed
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tn
 from bot.tables import GuildSettings, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,12 @@ def _may_cancel(interaction: discord.Interaction, settings: GuildSettings) -> bo
     roles = {role.id for role in getattr(interaction.user, "roles", [])}
     return settings.may_cancel(
         roles, can_manage=bool(getattr(interaction.permissions, "manage_messages", False)))
+
+
+def _expired_note(locale: object, minutes: int) -> str:
+    return tn(locale, "This lobby expired: nobody started it within {minutes} minute. Open a "
+              "new one with {/play}.", "This lobby expired: nobody started it within "
+              "{minutes} minutes. Open a new one with {/play}.", minutes, minutes=minutes)
 
 
 class LobbyKeeper:
@@ -113,20 +121,21 @@ class LobbyKeeper:
         their messages; returns how many."""
         ended = await self.service.upkeep.expire_lobbies(guilds=self.owns_guild)
         for table, minutes in ended:
-            await self.edit_lobby(table, N_("This lobby expired: nobody started it within "
-                                     "{minutes} minutes. Open a new one with {/play}."),
-                                  minutes=minutes)
+            await self.edit_lobby(table, functools.partial(_expired_note, minutes=minutes))
         return len(ended)
 
-    async def edit_lobby(self, table: Table, note: str, **params: Any) -> None:
-        """Show the table's end on its lobby message, without buttons (`note`: a msgid)."""
+    async def edit_lobby(self, table: Table, note: str | Callable[[object], str],
+                         **params: Any) -> None:
+        """Show the table's end on its lobby message, without buttons (`note`: a msgid, or
+        the text for a locale)."""
         if table.lobby_message_id is None or table.lobby_channel_id is None:
             return
         channel = await self.places.channel(table.lobby_channel_id)
         if channel is None:
             return
         loc = self.places.locale_of(channel)
-        embed = lobby_embed(table, loc, note=t(loc, note, **params))
+        text = note(loc) if callable(note) else t(loc, note, **params)
+        embed = lobby_embed(table, loc, note=text)
         try:
             await channel.get_partial_message(table.lobby_message_id).edit(embed=embed,
                                                                            view=None)

@@ -17,7 +17,8 @@ from bot.features.common.services import Services
 from bot.features.lobby.computers import lobby_computer
 from bot.features.lobby.lobbies import LobbyKeeper
 from bot.features.lobby.lobby import lobby_embed, lobby_items, shuffle_from_message
-from bot.features.table.moves import posted_or_explain
+from bot.features.table.in_time import InTime
+from bot.features.table.moves import publish_and_answer
 from bot.features.table.publish import Publisher
 from bot.i18n import t
 from bot.tables import MoveResult, TableError
@@ -31,11 +32,13 @@ THREAD_ARCHIVE_MINUTES: Final = 1440
 class LobbyActions:
     """The lobby feature's handlers (its buttons' `LobbyPresses`)."""
 
-    def __init__(self, services: Services, keeper: LobbyKeeper, publisher: Publisher) -> None:
+    def __init__(self, services: Services, keeper: LobbyKeeper, publisher: Publisher,
+                 in_time: InTime) -> None:
         self.service = services.tables
         self.languages = services.languages
         self.orphans = keeper
         self.publisher = publisher
+        self.in_time = in_time
 
     def _thread_plan(self, interaction: discord.Interaction) -> tuple[bool, str | None]:
         """(open a thread?, a note explaining why not when a thread was possible)."""
@@ -208,8 +211,9 @@ class LobbyActions:
         except discord.HTTPException as err:  # the game goes on; its buttons refuse politely
             log.warning("table %s: the lobby message could not be updated (%s)", table_id, err)
         if result is not None:
-            ok = await self.publisher.publish(result, interaction=interaction)
-            await posted_or_explain(interaction, ok, table)
+            await publish_and_answer(interaction, self.in_time, self.publisher,
+                                     self.publisher.publish(result, interaction=interaction),
+                                     table)
 
     async def _refresh_lobby(self, interaction: discord.Interaction, table_id: int,
                              loc: object, shuffle: bool) -> None:

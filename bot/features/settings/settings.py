@@ -13,7 +13,7 @@ from bot.features.common.badges import COLOUR
 from bot.features.common.errors import table_error_text
 from bot.features.common.faults import defer
 from bot.features.common.services import Services
-from bot.i18n import LANGUAGES, N_, t
+from bot.i18n import LANGUAGES, N_, t, tn
 from bot.i18n.commands import t_plain
 from bot.tables import PRESETS, GuildSettings, TableError
 
@@ -54,7 +54,12 @@ def deadline_label(locale: object, seconds: int) -> str:
     label = DEADLINE_LABELS.get(seconds)
     if label is not None:
         return t(locale, label)
-    return t(locale, "{minutes} minutes", minutes=round(seconds / 60))
+    return minutes_text(locale, round(seconds / 60))
+
+
+def minutes_text(locale: object, minutes: int) -> str:
+    """'1 minute', '30 minutes'."""
+    return tn(locale, "{minutes} minute", "{minutes} minutes", minutes, minutes=minutes)
 
 
 def absence_label(locale: object, rule: str) -> str:
@@ -63,9 +68,10 @@ def absence_label(locale: object, rule: str) -> str:
 
 def rules_line(locale: object, seconds: int, rule: str, misses: int) -> str:
     """'24 hours per move · after 3 missed turns in a row: the computer takes over'."""
-    return t(locale, "{deadline} per move · after {misses} missed turns in a row: {rule}",
-             deadline=deadline_label(locale, seconds), misses=misses,
-             rule=absence_label(locale, rule))
+    return tn(locale, "{deadline} per move · after {misses} missed turn: {rule}",
+              "{deadline} per move · after {misses} missed turns in a row: {rule}", misses,
+              deadline=deadline_label(locale, seconds), misses=misses,
+              rule=absence_label(locale, rule))
 
 
 SEASON_LABELS = {"none": N_("no seasons"), "month": N_("monthly"), "quarter": N_("quarterly")}
@@ -97,7 +103,7 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
         (t(locale, "Role that may cancel any table"), role),
         (t(locale, "Tables open at once, at most"), str(settings.max_tables)),
         (t(locale, "A lobby not started closes after"),
-         t(locale, "{minutes} minutes", minutes=settings.lobby_minutes)),
+         minutes_text(locale, settings.lobby_minutes)),
         (t(locale, "Role that may run tournaments"), organisers),
         (t(locale, "Leaderboard seasons"), season_label(locale, settings)),
     ]

@@ -19,7 +19,7 @@ from discord import ui
 
 from bot.features.table.components import GroupSelect, MoveButton, MoveSelect
 from bot.games import presentation
-from bot.i18n import t
+from bot.i18n import t, tn
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
@@ -106,8 +106,8 @@ def board_items(
         options = [
             discord.SelectOption(
                 label=label[:100], value=key,
-                description=t(locale, "{count} moves", count=len(group))
-                if len(group) != 1 else t(locale, "1 move"),
+                description=tn(locale, "{count} move", "{count} moves", len(group),
+                               count=len(group)),
             )
             for key, (label, group) in grouped.items()
         ]

@@ -20,7 +20,9 @@ from bot.features.common.places import Places
 from bot.features.common.services import Services
 from bot.features.table.board import is_private_pick
 from bot.features.table.publish import Publisher
-from bot.i18n import t
+from bot.health import discord_failing
+from bot.i18n import t, tn
+from bot.storage import Unavailable
 from bot.storage.driver import player_answered
 from bot.tables import DeadlineDispatcher, Expiry, Table
 
@@ -36,11 +38,13 @@ def expiry_note(expiry: Expiry, locale: object) -> str | None:
     table = expiry.result.table
     who = seat_label(expiry.seat, seat_names(table, locale)[expiry.seat], table.game)
     if expiry.forfeited:
-        return t(locale, "⏰ {player} missed {count} deadlines in a row and forfeits the game.",
-                 player=who, count=expiry.misses)
+        return tn(locale, "⏰ {player} missed {count} deadline and forfeits the game.",
+                  "⏰ {player} missed {count} deadlines in a row and forfeits the game.",
+                  expiry.misses, player=who, count=expiry.misses)
     if expiry.taken_over:
-        return t(locale, "⏰ {player} missed {count} deadlines in a row: the computer plays "
-                 "for them from now on.", player=who, count=expiry.misses)
+        return tn(locale, "⏰ {player} missed {count} deadline: the computer plays for them "
+                  "from now on.", "⏰ {player} missed {count} deadlines in a row: the computer "
+                  "plays for them from now on.", expiry.misses, player=who, count=expiry.misses)
     if expiry.missed:
         return t(locale, "⏰ {player} ran out of time: the computer moved for them.",
                  player=who)
@@ -66,6 +70,7 @@ class Deadlines:
         self.service = services.tables
         self.config = services.config
         self.places, self.publisher = places, publisher
+        self.discord_health = services.outages.discord
         self.dispatcher: DeadlineDispatcher | None = None
         self._passes: list[TimerPass] = []
 
@@ -113,6 +118,9 @@ class Deadlines:
                 next_at = await service.timers.next_due()
                 for timer_pass in self._passes:
                     next_at = await timer_pass(next_at)
+        except Unavailable as err:  # an outage: its Health warned once (bot/health.py)
+            log.debug("deadline pass refused (%s); trying again in %s s", err, self.RECHECK)
+            delay = self.RECHECK
         except Exception:
             log.exception("deadline pass failed; trying again in %s s", self.RECHECK)
             delay = self.RECHECK
@@ -149,7 +157,9 @@ class Deadlines:
                 await channel.send("\n".join(loud), allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=True))
             except discord.HTTPException as err:
-                log.warning("table %s: reminder not posted (%s)", table.id, err)
+                if discord_failing(err):
+                    self.discord_health.failed(err)  # warned once per outage
+                log.info("table %s: reminder not posted (%s)", table.id, err)
 
     async def _dm(self, user_id: int, text: str) -> bool:
         try:

@@ -5,6 +5,7 @@ live here."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -20,9 +21,10 @@ from bot.features.table import resign as resign_question
 from bot.features.table.board import is_private_pick
 from bot.features.table.components import MoveSelect
 from bot.features.table.controls import MAX_ROWS, chunks, groups, natural, select_options
+from bot.features.table.in_time import SLOW_POST, InTime
 from bot.features.table.labels import labels_of
 from bot.features.table.publish import Publisher
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.tables import Table, TableError
 from bot.tables.upkeep import MAX_MOVE_LENGTH
 
@@ -34,6 +36,18 @@ BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute 
 def locale_of(interaction: discord.Interaction) -> object:
     """The user's language: for ephemeral replies."""
     return interaction.locale
+
+
+async def publish_and_answer(interaction: discord.Interaction, in_time: InTime,
+                             publisher: Publisher, work: Awaitable[bool], table: Table) -> None:
+    """Post the board (`work`: a publisher.publish call) and tell the member if it can't be
+    posted; when the post takes longer than the budget, the member is told it comes as soon
+    as Discord accepts it, and it goes on in the background."""
+    finished, ok = await in_time.wait(work)
+    if not finished or (ok and publisher.waiting(table.id)):  # slow, or refused
+        await tell(interaction, t(interaction.locale, SLOW_POST))
+        return
+    await posted_or_explain(interaction, bool(ok), table)
 
 
 async def posted_or_explain(interaction: discord.Interaction, ok: bool, table: Table) -> None:
@@ -48,10 +62,11 @@ async def posted_or_explain(interaction: discord.Interaction, ok: bool, table: T
 class TableActions:
     """The table feature's handlers (its components' `TablePresses`)."""
 
-    def __init__(self, services: Services, publisher: Publisher) -> None:
+    def __init__(self, services: Services, publisher: Publisher, in_time: InTime) -> None:
         self.service = services.tables
         self.client = services.client
         self.publisher = publisher
+        self.in_time = in_time  # replies wait for a board's post at most ~2 s
         self._board_cooldowns: dict[tuple[int, int], app_commands.Cooldown] = {}
 
     # -- moves -------------------------------------------------------------------------------
@@ -79,8 +94,9 @@ class TableActions:
                 await interaction.edit_original_response(content=label, view=None)
             except discord.HTTPException as err:
                 log.info("could not update a private message: %s", err)
-        ok = await self.publisher.publish(result, interaction=interaction)
-        await posted_or_explain(interaction, ok, result.table)
+        await publish_and_answer(interaction, self.in_time, self.publisher,
+                                 self.publisher.publish(result, interaction=interaction),
+                                 result.table)
 
     async def _running_here(self, interaction: discord.Interaction) -> Table | None:
         return await self.service.running_in_channel(interaction.channel_id)
@@ -114,8 +130,8 @@ class TableActions:
         else:
             text = t(loc, "Played: {move}", move=label)
         await interaction.followup.send(fit(text), ephemeral=True)
-        ok = await self.publisher.publish(result, interaction=interaction)
-        await posted_or_explain(interaction, ok, table)
+        await publish_and_answer(interaction, self.in_time, self.publisher,
+                                 self.publisher.publish(result, interaction=interaction), table)
 
     async def move_choices(
         self, interaction: discord.Interaction, current: str
@@ -231,15 +247,19 @@ class TableActions:
             return
         wait = self._board_cooldown(interaction, table)
         if wait:
-            await tell(interaction, t(loc, "Spectators can show the board once a minute; "
-                                           "please wait {seconds} seconds.",
-                                           seconds=max(1, round(wait))))
+            seconds = max(1, round(wait))
+            await tell(interaction, tn(loc, "Spectators can show the board once a minute; "
+                                       "please wait {seconds} second.", "Spectators can show "
+                                       "the board once a minute; please wait {seconds} "
+                                       "seconds.", seconds, seconds=seconds))
             return
-        ok = await self.publisher.publish(table.id, force=True)
-        if ok:
+        finished, ok = await self.in_time.wait(self.publisher.publish(table.id, force=True))
+        if not finished or (ok and self.publisher.waiting(table.id)):  # slow, or refused
+            await tell(interaction, t(loc, SLOW_POST))
+        elif ok:
             await tell(interaction, t(loc, "Here is the board again."))
         else:
-            await posted_or_explain(interaction, ok, table)
+            await posted_or_explain(interaction, False, table)
 
     def _board_cooldown(self, interaction: discord.Interaction, table: Table) -> float | None:
         """Seconds a member without a seat must still wait for /board (players never do):
@@ -265,8 +285,8 @@ class TableActions:
             await refuse(interaction, err)
             return
         await tell(interaction, t(loc, "You resigned. Thanks for playing!"))
-        ok = await self.publisher.publish(result, interaction=interaction)
-        await posted_or_explain(interaction, ok, table)
+        await publish_and_answer(interaction, self.in_time, self.publisher,
+                                 self.publisher.publish(result, interaction=interaction), table)
 
     async def confirm_resign(self, interaction: discord.Interaction, table_id: int) -> None:
         """The private "Resign" button of /resign: resigns if that game is still here."""

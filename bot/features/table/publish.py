@@ -7,7 +7,10 @@ not count against the bot's global rate limit), else with `channel.send`. One lo
 table keeps boards in order; a board whose table has moved on meanwhile is skipped for the
 newest one. A board that could not be posted (Discord failed, the process died) is posted
 later by the sweeper (`sweep`), since the table's `posted_ply` stays behind its ply; with
-several processes, by the one that serves the table's guild.
+several processes, by the one that serves the table's guild. Posting is idempotent per table
+and ply: a post whose record (`mark_posted`) the database missed is remembered here and
+stored later, and a board whose outcome is unknown (after a restart) is first looked for in
+the channel (posted.py), so each move is narrated once.
 """
 
 from __future__ import annotations
@@ -35,7 +38,10 @@ from bot.features.table.board import board_text, game_over_text, is_private_pick
 from bot.features.table.components import PickButton
 from bot.features.table.controls import board_items
 from bot.features.table.labels import labels_of
-from bot.i18n import picture_words, t
+from bot.features.table.posted import last_posted, picture_name
+from bot.health import discord_failing
+from bot.i18n import picture_words, t, tn
+from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -79,6 +85,7 @@ class Publisher:
         self.client = services.client
         self.service = services.tables
         self.owns_guild = services.owns_guild
+        self.discord_health = services.outages.discord
         self.places = places
         self._posted_listeners: list[Callable[[Table], None]] = []
         self._locks: dict[int, asyncio.Lock] = {}
@@ -89,6 +96,7 @@ class Publisher:
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
+        self._unmarked: dict[int, tuple[int, int | None]] = {}  # posted; mark_posted failed
 
     def on_posted(self, listener: Callable[[Table], None]) -> None:
         """Call `listener(table)` after each board of a running table is posted (the
@@ -100,10 +108,12 @@ class Publisher:
 
     # -- Discord failing ---------------------------------------------------------------------
 
-    def _failed(self, table_id: int) -> None:
+    def _failed(self, table_id: int, cause: BaseException | None = None) -> None:
         """A board could not be posted: retry later, each time waiting twice as long."""
         now = self.service.now()
         count = self._failures[table_id] = self._failures.get(table_id, 0) + 1
+        if cause is not None and discord_failing(cause):
+            self.discord_health.failed(cause)
         self._failing_since.setdefault(table_id, now)
         self._retry_at[table_id] = now + min(RETRY_FIRST * 2 ** (count - 1), RETRY_MAX)
         metrics.error("board")
@@ -119,10 +129,14 @@ class Publisher:
         if since is None or self.service.now() - since < OUTAGE_NOTICE:
             return None
         minutes = max(1, round((self.service.now() - since).total_seconds() / 60))
-        return t(locale, "Sorry for the wait: Discord didn't accept my messages for about "
-                 "{minutes} min, so this board comes late. Nothing was lost.", minutes=minutes)
+        return tn(locale, "Sorry for the wait: Discord didn't accept my messages for about "
+                  "{minutes} minute, so this board comes late. Nothing was lost.",
+                  "Sorry for the wait: Discord didn't accept my messages for about "
+                  "{minutes} minutes, so this board comes late. Nothing was lost.",
+                  minutes, minutes=minutes)
 
     def _recovered(self, table_id: int) -> None:
+        self.discord_health.ok()
         self._failures.pop(table_id, None)
         self._failing_since.pop(table_id, None)
         self._retry_at.pop(table_id, None)
@@ -164,11 +178,13 @@ class Publisher:
         place refuses our messages. `force` reposts the current board (/board); `notes` are
         extra lines for this board (a deadline that passed); `interaction`: the one that
         caused the move, to post through when it is in the table's place."""
+        fresh = 0  # plies this call brings (their boards were never tried)
         if isinstance(result_or_id, MoveResult):
             metrics.move(sum(1 for step in result_or_id.steps if step.actor >= 0))
             self.remember(result_or_id)
             table: Table | None = self._newest(result_or_id.table)
             table_id = result_or_id.table.id
+            fresh = len(result_or_id.steps)
         else:
             table, table_id = None, result_or_id
         async with self._lock(table_id):
@@ -181,6 +197,9 @@ class Publisher:
                 table = self._latest.get(table_id, table)  # a newer move came meanwhile
             if table.status not in ("running", "finished"):
                 return True
+            await self._mark_known(table)
+            if table.needs_post and table.ply - fresh > table.posted_ply:
+                table = await self._found_in_channel(table)  # a post whose outcome is unknown
             if not force and not table.needs_post:
                 return True
             if not force and self._same_decision(table):
@@ -194,8 +213,50 @@ class Publisher:
                 listener(table)
         return ok
 
+    async def _mark_known(self, table: Table) -> None:
+        """Store a post that this process knows of but the database missed (mark_posted
+        failed: the database was down)."""
+        stored = self._unmarked.get(table.id)
+        if stored is None or table.posted_ply < stored[0]:
+            return
+        await self._mark(table.id, *stored)
+
+    async def _mark(self, table_id: int, ply: int, message_id: int | None) -> None:
+        """`mark_posted`; when the database is unavailable the board is posted all the same,
+        and the record is kept in memory (its Health warned once) to be stored later."""
+        try:
+            await self.service.mark_posted(table_id, ply, message_id)
+        except Unavailable as err:
+            log.debug("table %s: ply %s posted, not yet recorded (%s)", table_id, ply, err)
+            known = self._unmarked.get(table_id)
+            if known is None or known[0] <= ply:
+                self._unmarked[table_id] = (ply, message_id)
+        else:
+            known = self._unmarked.get(table_id)
+            if known is not None and known[0] <= ply:
+                del self._unmarked[table_id]
+
+    async def _found_in_channel(self, table: Table) -> Table:
+        """`table`, with the newest of its boards the channel already shows recorded as
+        posted (see posted.py); unchanged when the channel shows none newer."""
+        channel = await self.places.channel(table.place_id)
+        me = getattr(self.client.user, "id", None)
+        found = await last_posted(channel, me, table.id)
+        if found is None or found[0] <= table.posted_ply:
+            return table
+        ply, message_id = min(found[0], table.ply), found[1]
+        log.info("table %s: the board of ply %s was posted already; not posted again",
+                 table.id, ply)
+        await self._mark(table.id, ply, message_id)
+        return self._posted(table, ply, message_id)
+
     def _newest(self, table: Table) -> Table:
         """`table`, unless a newer state of it was seen (a later ply, or its end)."""
+        stored = self._unmarked.get(table.id)
+        if stored is not None and stored[0] > table.posted_ply:  # posted, not yet recorded
+            table = table.marked(posted_ply=stored[0], message_id=stored[1] or table.message_id,
+                                 posted_final=table.posted_final or (
+                                     table.status == "finished" and stored[0] >= table.ply))
         known = self._latest.get(table.id)
         if known is not None and (known.ply, known.status != "running") > (
                 table.ply, table.status != "running"):
@@ -237,9 +298,9 @@ class Publisher:
             await self.service.mark_posted(table.id, table.ply, None)
             return False
         except discord.HTTPException as err:
-            log.warning("table %s: place %s could not be fetched (%s)", table.id,
-                        table.place_id, err)
-            self._failed(table.id)
+            log.info("table %s: place %s could not be fetched (%s)", table.id,
+                     table.place_id, err)
+            self._failed(table.id, err)
             return True  # saved; the sweeper posts it once Discord answers again
         started = time.monotonic()
         locale = self.places.locale_of(channel)
@@ -283,14 +344,15 @@ class Publisher:
             log.warning("table %s: cannot post in %s", table.id, table.place_id)
             return False
         except discord.HTTPException as err:  # 5xx, or 429 after discord.py's own retries
-            self._failed(table.id)
-            log.warning("table %s: the board could not be posted (%s); retrying in %s",
-                        table.id, err, self._retry_at[table.id] - self.service.now())
+            self._failed(table.id, err)  # Discord's Health warns once per outage
+            log.info("table %s: the board could not be posted (%s); retrying in %s",
+                     table.id, err, self._retry_at[table.id] - self.service.now())
             return True  # saved, and the sweeper posts it: not the player's fault
         self._recovered(table.id)
         metrics.board_posted(time.monotonic() - started)
-        await self.service.mark_posted(table.id, table.ply, message.id)
-        self._posted(table, table.ply, message.id)
+        posted = self._posted(table, table.ply, message.id)  # known here before it is stored
+        await self._mark(table.id, table.ply, message.id)
+        table = posted
         self._texts[table.id] = (message.id, content)
         if table.status == "finished":
             self._dm_closed.pop(table.id, None)
@@ -320,7 +382,7 @@ class Publisher:
         except Exception:
             log.exception("table %s: the board could not be drawn", table.id)
             return None
-        return discord.File(io.BytesIO(png), filename="board.png")
+        return discord.File(io.BytesIO(png), filename=picture_name(table.id, table.ply))
 
     def items(self, table: Table, locale: object) -> list[Any]:
         """The components of the current decision (who acts is checked on use)."""
@@ -393,10 +455,10 @@ class Publisher:
             content = before + found + after[2] if found and after[1] else fresh
             await message.edit(content=content[:2000], allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as err:
-            log.warning("table %s: could not update the pick board (%s)", table.id, err)
+            log.info("table %s: could not update the pick board (%s)", table.id, err)
             return await self._post_board(table, [], send_hands=False)
-        await self.service.mark_posted(table.id, table.ply, table.message_id)
         self._posted(table, table.ply, table.message_id)
+        await self._mark(table.id, table.ply, table.message_id)
         return True
 
     # -- boards left unposted ----------------------------------------------------------------

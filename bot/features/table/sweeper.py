@@ -22,6 +22,7 @@ from discord.ext import tasks
 
 from bot import metrics
 from bot.features.table.publish import Publisher
+from bot.storage import Unavailable
 from bot.storage.driver import player_answered
 from bot.tables import TableService
 
@@ -59,6 +60,8 @@ class Sweeper:
         try:
             with player_answered():  # background work: a busy pool is waited for
                 posted = await self.publisher.recover(quiet_for=self.QUIET, backoff=True)
+        except Unavailable as err:  # an outage: its Health warned once (bot/health.py)
+            log.debug("posting the boards left behind refused (%r)", err)
         except Exception as err:
             log.warning("posting the boards left behind failed (%r); trying again later", err)
         else:
@@ -69,6 +72,8 @@ class Sweeper:
                 await chore()
             if metrics.enabled():
                 metrics.open_tables(await self.service.upkeep.open_counts())
+        except Unavailable as err:
+            log.debug("expiring lobbies refused (%r)", err)
         except Exception as err:
             log.warning("expiring lobbies failed (%r); trying again later", err)
 

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.features.common.badges import COLOUR, clean_name, game_title, player_name
+from bot.features.common.counts import games_text, wins_text
 from bot.features.common.places import Places
 from bot.i18n import t
 from bot.i18n.commands import t_plain
@@ -42,10 +43,11 @@ async def season_lines(book: SeasonBook, guild_id: int, game: str | None, key: s
     lines = []
     for rank, row in enumerate(rows, start=1):
         place = "%.2f" % float(row["average_rank"])  # noqa: UP031 - no f-string beside t()
-        lines.append(t(locale, "**{rank}.** {name}: {wins} wins in {games} games · average "
-                       "place {place}", rank=rank,
+        lines.append(t(locale, "**{rank}.** {name}: {wins} in {games} · average place {place}",
+                       rank=rank,
                        name=player_name(locale, row["user_id"], clean_name(row["name"])),
-                       wins=row["wins"], games=row["games"], place=place))
+                       wins=wins_text(locale, row["wins"]),
+                       games=games_text(locale, row["games"]), place=place))
     return lines
 
 

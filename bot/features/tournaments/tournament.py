@@ -27,7 +27,7 @@ from bot.features.common.services import Services
 from bot.features.settings.settings import deadline_label
 from bot.features.table.publish import Publisher
 from bot.features.tournaments.seasons import Seasons
-from bot.i18n import N_, picture_words, t
+from bot.i18n import N_, picture_words, t, tn
 from bot.storage.tournaments import GameRow
 from bot.tables import MoveResult, TableError
 from bot.tournaments import pairing
@@ -202,9 +202,10 @@ def bracket_view(tournament: Tournament, locale: object) -> dict[str, Any]:
 def standings_text(tournament: Tournament, locale: object, limit: int = 20) -> str:
     lines = []
     for s in tournament.standings[:limit]:
-        lines.append(t(locale, "{rank}. {name}: {points} points", rank=s.rank,
-                       name=entrant_name(locale, s.player, tournament.name_of(s.player)),
-                       points=points_text(s.points)))
+        lines.append(tn(locale, "{rank}. {name}: {points} point", "{rank}. {name}: {points} "
+                        "points", 1 if s.points == 1 else 2, rank=s.rank,
+                        name=entrant_name(locale, s.player, tournament.name_of(s.player)),
+                        points=points_text(s.points)))
     return "\n".join(lines)
 
 
@@ -434,9 +435,11 @@ class TournamentUI:
         title = title_of(tournament, loc)
         files: list[discord.File] = []
         if what == "started":
-            text = t(loc, "**{title}** has started with {count} players: the tables of "
-                     "round 1 open in their own threads.", title=title,
-                     count=len(tournament.row.entrants))
+            count = len(tournament.row.entrants)
+            text = tn(loc, "**{title}** has started with {count} player: the tables of "
+                      "round 1 open in their own threads.", "**{title}** has started with "
+                      "{count} players: the tables of round 1 open in their own threads.",
+                      count, title=title, count=count)
         elif what == "cancelled":
             text = t(loc, "**{title}** is cancelled.", title=title)
             if tournament.row.round == 0:
