@@ -216,15 +216,19 @@ class Players:
 
     # -- acting ------------------------------------------------------------------------------
 
-    def _choose(self, table_id: int) -> tuple[Any, ...] | None:
-        """(message, custom id, values, guild id or None for a DM, user id) of one action."""
+    def _acting(self, table_id: int) -> tuple[dict[str, Any] | None, list[int]]:
+        """The table's newest board and the members its "to act" line mentions."""
         board = self.boards.get(table_id)
         if board is None or table_id in self.finished:
-            return None
+            return None, []
         lines = [line for line in board.get("content", "").split("\n") if MENTION.search(line)]
-        if not lines:
+        return board, [int(u) for u in MENTION.findall(lines[-1])] if lines else []
+
+    def _choose(self, table_id: int) -> tuple[Any, ...] | None:
+        """(message, custom id, values, guild id or None for a DM, user id) of one action."""
+        board, users = self._acting(table_id)
+        if board is None or not users:
             return None
-        users = [int(u) for u in MENTION.findall(lines[-1])]  # the "to act" line
         comps = list(components(board))
         guild_id = self.tables[table_id].guild_id
         if any(str(c.get("custom_id", "")).startswith("pk:") for c in comps):
@@ -252,13 +256,9 @@ class Players:
 
     def _typist(self, table_id: int) -> int | None:
         """A member who may act at the table now, to type /move (None: nobody)."""
-        board = self.boards.get(table_id)
-        if board is None or table_id in self.finished:
+        board, users = self._acting(table_id)
+        if board is None or not users:
             return None
-        lines = [line for line in board.get("content", "").split("\n") if MENTION.search(line)]
-        if not lines:
-            return None
-        users = [int(u) for u in MENTION.findall(lines[-1])]  # the "to act" line
         hands = self.hands.get(table_id)
         if any(str(c.get("custom_id", "")).startswith("pk:") for c in components(board)):
             users = [u for u in users if u in (hands or {})]  # who has not picked yet

@@ -128,15 +128,11 @@ def tournament() -> Iterator[Case]:
 EXTRAS: dict[str, Callable[[], Iterator[Case]]] = {"tournament": tournament}
 
 
-def review_cases(game_id: str, players: int, options: dict[str, Any] | None = None,
-                 moves: int = 200) -> Iterator[Case]:
-    """The review pictures of a seeded random game (random moves make mistakes to show), cut
-    after `moves` moves where a game runs long, reviewed by engines/ai/review.py; none for a
-    game without a review."""
-    if not reviewable(game_id):
-        return
+def random_log(game_id: str, players: int, options: dict[str, Any] | None = None,
+               moves: int = 200, seed: int = 5) -> list[tuple[int, str]]:
+    """The log of a seeded game of random moves (and chance), cut after `moves` moves."""
     eng = get_engine(game_id)
-    rng = random.Random(5)
+    rng = random.Random(seed)
     state = eng.new(players, options)
     log: list[tuple[int, str]] = []
     while eng.outcome(state) is None and len(log) < moves:
@@ -145,6 +141,17 @@ def review_cases(game_id: str, players: int, options: dict[str, Any] | None = No
                 else rng.choice(eng.legal_moves(state, actor)))
         state = eng.apply(state, actor, move)
         log.append((actor, move))
+    return log
+
+
+def review_cases(game_id: str, players: int, options: dict[str, Any] | None = None,
+                 moves: int = 200) -> Iterator[Case]:
+    """The review pictures of a seeded random game (random moves make mistakes to show), cut
+    after `moves` moves where a game runs long, reviewed by engines/ai/review.py; none for a
+    game without a review."""
+    if not reviewable(game_id):
+        return
+    log = random_log(game_id, players, options, moves)
     result = review(game_id, options or {}, players, log)
     yield "review_evaluation", partial(review_pictures.render_evaluation, result)
     worst = max(((m["drop"], s["seat"], m) for s in result["seats"] for m in s["mistakes"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from importlib import import_module
+from types import ModuleType
 
 from PIL import Image
 
@@ -41,3 +42,12 @@ def check_game_over_picture(game: str, players: int, options: dict | None, seed:
     assert renderers.render_game_over(game, view, outcome) == data
     reversed_result = {"scores": outcome["scores"][::-1], "ranks": outcome["ranks"][::-1]}
     assert render(view, reversed_result) != data
+
+
+def clear_caches(modules: list[ModuleType]) -> None:
+    """Forget cached sprites (badges, cards) so that their text is drawn, and recorded, again."""
+    for mod in modules:
+        for value in vars(mod).values():
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()

@@ -3,15 +3,14 @@ within Discord's 1024 characters: who is to move, what the last move changed, th
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
 import renderers
-from engines import CHANCE, get_engine
+from engines import get_engine
 from renderers import replay, review, tournament
-from renderers.gallery import after_moves, catalogue_gettext, has, play
+from renderers.gallery import after_moves, catalogue_gettext, has, play, random_log
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
 JA_NAMES = ["アン", "ボー", "サイ", "ディ", "エド", "フロー", "ガス", "ハル", "アイヴィ", "ジョー"]
@@ -125,20 +124,8 @@ def test_without_names_seats_are_numbered() -> None:
     assert "Player 1" in text and "Player 2" in text
 
 
-def _log(game: str, players: int, moves: int) -> list[tuple[int, str]]:
-    eng, rng = get_engine(game), random.Random(5)
-    state, log = eng.new(players, None), []
-    while eng.outcome(state) is None and len(log) < moves:
-        actor = eng.to_act(state)[0]
-        move = (eng.sample_chance(state, rng) if actor == CHANCE
-                else rng.choice(eng.legal_moves(state, actor)))
-        state = eng.apply(state, actor, move)
-        log.append((actor, move))
-    return log
-
-
 def test_replay_and_review_alt_text() -> None:
-    log = _log("senet", 2, 120)
+    log = random_log("senet", 2, None, 120)
     played = replay.PlayedGame("senet", None, 2, log)
     text = replay.alt_text(played, names=NAMES[:2])
     assert text.startswith(f"Replay: {len(log)} moves in ") and len(text) <= 1024

@@ -11,7 +11,6 @@ import io
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from types import ModuleType
 
 import pytest
 from fontTools.ttLib import TTFont
@@ -19,6 +18,7 @@ from PIL import Image
 
 import renderers
 from renderers import gallery, theme
+from tests.helpers.pictures import clear_caches
 
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -27,13 +27,6 @@ ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 def cmap(path: str) -> frozenset[int]:
     return frozenset(TTFont(path).getBestCmap())
 
-
-def _clear_caches(modules: list[ModuleType]) -> None:
-    for mod in modules:
-        for value in vars(mod).values():
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear):
-                clear()
 
 
 def drawn(language: str, games: list[str] | None = None
@@ -50,7 +43,7 @@ def drawn(language: str, games: list[str] | None = None
             _calls.append((s, size, bold))
             return original(d, xy, s, size, fill, bold=bold, anchor=anchor)
 
-        _clear_caches(mods)
+        clear_caches(mods)
         theme.text = record  # theme's own helpers (badges, title strip) look it up too
         try:
             with theme.translating(gettext):

@@ -17,7 +17,6 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from types import ModuleType
 
 import pytest
 from PIL import Image, ImageDraw
@@ -25,18 +24,11 @@ from PIL import Image, ImageDraw
 import renderers
 from engines import CHANCE, get_engine
 from renderers import gallery, replay, theme
+from tests.helpers.pictures import clear_caches
 
 PHONE = 0.032  # 10 px when the picture is shown 320 px wide
 Drawn = tuple[str, int, list[tuple[str, int]]]  # (picture, its width, [(text, size)])
 
-
-def _clear_caches(modules: list[ModuleType]) -> None:
-    """Forget cached sprites (badges, cards) so that their text is drawn, and recorded, again."""
-    for mod in modules:
-        for value in vars(mod).values():
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear):
-                clear()
 
 
 @contextmanager
@@ -90,7 +82,7 @@ def drawn(language: str, cases: Callable[[], Iterator[gallery.Case]]) -> list[Dr
     out = []
     for stem, draw in cases():
         calls: list[tuple[str, int]] = []
-        _clear_caches(mods)
+        clear_caches(mods)
         with recording(calls), theme.translating(gettext):
             data = draw()
         with Image.open(io.BytesIO(data)) as im:
