@@ -19,12 +19,6 @@ def describe(engine: Engine, state: Any, seat: int, move: str, locale: object = 
     return presentation(engine.id).label(engine, state, seat, move, locale)[:100]
 
 
-def describe_all(
-    engine: Engine, state: Any, seat: int, moves: list[str], locale: object = None
-) -> dict[str, str]:
-    return {move: describe(engine, state, seat, move, locale) for move in moves}
-
-
 class Labels(dict[str, str]):
     """The labels of moves in one position, each described when first asked for: a board
     that groups its moves (more than a select holds) shows none of them."""

@@ -22,7 +22,7 @@ from bot.features.table.board import is_private_pick
 from bot.features.table.components import MoveSelect
 from bot.features.table.controls import MAX_ROWS, chunks, groups, natural, select_options
 from bot.features.table.in_time import SLOW_POST, InTime
-from bot.features.table.labels import labels_of
+from bot.features.table.labels import describe, labels_of
 from bot.features.table.publish import Publisher
 from bot.i18n import t, tn
 from bot.tables import Table, TableError
@@ -86,7 +86,8 @@ class TableActions:
             return
         if where == "h":
             label = t(loc, "You picked {card}. It stays face down until everyone has picked.",
-                      card=move.split()[-1])
+                      card=describe(result.table.engine, result.table.state,
+                                    result.table.seat_of(interaction.user.id) or 0, move, loc))
         elif where == "e":
             label = t(loc, "Played: {move}", move=move)
         if where in ("h", "e"):
@@ -126,7 +127,7 @@ class TableActions:
             return
         if is_private_pick(table):
             text = t(loc, "You picked {card}. It stays face down until everyone has picked.",
-                     card=move.split()[-1])
+                     card=label)
         else:
             text = t(loc, "Played: {move}", move=label)
         await interaction.followup.send(fit(text), ephemeral=True)
