@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.storage import LoadedTable, Repository
 from bot.storage.driver import from_row, player_answered
-from bot.tables import pipeline, turns
+from bot.tables import pipeline, takeback
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, Seat, Table
 from engines import Engine, get_engine
@@ -156,15 +156,10 @@ class TableStore:
     def _replay(self, table_id: int, options: dict[str, Any], eng: Engine, players: int,
                 moves: Sequence[tuple[int, str]]) -> _Replay:
         cached = self._replays.get(table_id)
-        if cached is not None and cached.ply <= len(moves):
-            state, since, done = cached.state, cached.since, cached.ply
-        else:
-            state = eng.new(players, options)
-            since, done = turns.next_since(eng, state, {}, 0, None), 0
-        for ply, (actor, move) in enumerate(moves[done:], start=done + 1):
-            state = eng.apply(state, actor, move)
-            since = turns.next_since(eng, state, since, ply, actor)
-        return _Replay(len(moves), state, since)
+        known = (takeback.Position(cached.ply, cached.state, cached.since)
+                 if cached is not None else None)
+        done = takeback.replay(eng, players, options, moves, known)  # take-backs included
+        return _Replay(done.ply, done.state, done.since)
 
     @staticmethod
     def _preview_options(eng: Engine, chosen: dict[str, Any], seats: int) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from bot.features.table.components import PickButton
 from bot.features.table.controls import board_items
 from bot.features.table.labels import labels_of
 from bot.i18n import picture_words, t
-from bot.tables import MoveResult, Table, TableError
+from bot.tables import MoveResult, Table, TableError, takeback
 
 log = logging.getLogger(__name__)
 
@@ -63,16 +63,8 @@ def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
 
 def replay_events(table: Table, after_ply: int) -> list[dict[str, Any]]:
     """Events of the log entries after `after_ply`, asked from the engine by replaying."""
-    eng = table.engine
-    state = eng.new(len(table.seats), table.options)
-    events: list[dict[str, Any]] = []
-    for index, (actor, move) in enumerate(table.log):
-        if index < after_ply:
-            state = eng.apply(state, actor, move)
-        else:
-            state, happened = eng.apply_events(state, actor, move)
-            events.extend(happened)
-    return events
+    return takeback.replay_events(table.engine, len(table.seats), table.options, table.log,
+                                  after_ply)  # a log with take-backs too
 
 
 class Publisher:
