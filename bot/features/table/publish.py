@@ -36,6 +36,7 @@ from bot.features.table.board import board_text, game_over_text, is_private_pick
 from bot.features.table.components import PickButton
 from bot.features.table.controls import board_items
 from bot.features.table.labels import labels_of
+from bot.features.takeback.components import board_items as takeback_items
 from bot.i18n import picture_words, t
 from bot.tables import MoveResult, Table, TableError, takeback
 
@@ -323,8 +324,9 @@ class Publisher:
         if is_private_pick(table):
             return [PickButton(table.id, table.ply, label=t(locale, "Pick privately"))]
         seat = seats[0]
-        return board_items(table.game, table.id, table.ply, table.legal_moves(seat),
-                           labels_of(table, seat, locale), locale)
+        items = board_items(table.game, table.id, table.ply, table.legal_moves(seat),
+                            labels_of(table, seat, locale), locale)
+        return items + takeback_items(table, locale, items)  # for the one who just moved
 
     # -- 6 nimmt! picks ------------------------------------------------------------------------
 
