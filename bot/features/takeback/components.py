@@ -62,6 +62,12 @@ class TakeBackButton(
             await presses.answer(interaction, self.table_id, self.ply, self.act == "yes")
 
 
+def row_of(item: Any) -> int | None:
+    """The row an item (or the component a DynamicItem wraps) was placed on."""
+    row = getattr(item, "row", None)
+    return row if row is not None else getattr(getattr(item, "item", None), "row", None)
+
+
 def board_items(table: Table, locale: object, items: list[Any]) -> list[Any]:
     """A "Take back" button for a board whose last entry is a move that may be taken back
     (it answers only the player who made it), on the row after `items`; none when the
@@ -70,7 +76,7 @@ def board_items(table: Table, locale: object, items: list[Any]) -> list[Any]:
         open_request(table)
     except TableError:
         return []
-    row = max((item.row for item in items if item.row is not None), default=-1) + 1
+    row = max((r for r in map(row_of, items) if r is not None), default=-1) + 1
     if row >= MAX_ROWS:
         return []
     return [TakeBackButton("ask", table.id, table.ply, label=t(locale, "Take back"), row=row)]
