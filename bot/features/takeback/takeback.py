@@ -77,7 +77,8 @@ class TakeBackActions:
     async def ask_here(self, interaction: discord.Interaction) -> None:
         """/takeback: ask for the table in this channel or thread."""
         await defer(interaction, ephemeral=True, thinking=True)
-        table = await self.service.running_in_channel(interaction.channel_id)
+        place = interaction.channel_id
+        table = await self.service.running_in_channel(place) if place is not None else None
         if table is None:
             await tell(interaction, t(interaction.locale, "No game is being played here."))
             return
