@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from datetime import timedelta
 
 import pytest
 
@@ -16,6 +17,7 @@ from bot.tables.history import played_game
 from engines import CHANCE, get_engine
 from renderers.replay import replay_frames
 from tests.bot.backends import Opener
+from tests.bot.test_deadlines import Clock
 from tests.bot.test_tables import refused, started
 
 A, B = 100, 101  # the host and the other member (seat order is shuffled at start)
@@ -143,6 +145,10 @@ async def test_log_export_and_restart(opener: Opener) -> None:
     assert [(s.actor, s.move) for s in steps] == ended.table.log
     frames = replay_frames(played_game(ended.table))  # replays leave taken-back moves out
     assert frames[-1][0] == eng.view(ended.table.state, None)
+    # Still rated: both players have a rating for the game.
+    rows = await service.leaderboard(ended.table.guild_id, "varanasi")
+    assert {r.user_id for r in rows} == {A, B} and all(r.rating is not None for r in rows)
+    assert frames[-1][0] == eng.view(ended.table.state, None)
     # A take-back must follow the seat's move it takes back.
     index = next(i for i, (a, _) in enumerate(export["log"]) if a == tb.TAKEBACK)
     bad = json.loads(json.dumps(export))
@@ -216,3 +222,29 @@ async def test_allowed_games_from_engine_info(service: TableService) -> None:
                   service.takebacks.ask(fresh.table.id, user_of(fresh, 0)))
     await refused("takeback_nothing",
                   service.takebacks.ask(fresh.table.id, user_of(fresh, 1)))
+
+
+async def test_turn_timers_follow_the_take_back(opener: Opener) -> None:
+    clock = Clock()
+    service = TableService(await opener(), rng=random.Random(11), now=clock)
+    table = await service.open_table(1, 10, "cows_leopards", None, A, "A",
+                                     deadline_seconds=300)
+    await service.join(table.id, B, "B")
+    begun = await service.start(table.id, A, shuffle=False)
+    clock.advance(100)
+    moved = await first_move(service, begun)
+    mover = moved.table.log[-1][0]
+    clock.advance(50)
+    result = await service.takebacks.accept(table.id, user_of(moved, 1 - mover),
+                                            moved.table.ply)
+    timers = await service.timers.of_table(table.id)
+    assert set(timers) == {mover}  # the opponent's deadline is gone
+    assert timers[mover].since_ply == result.table.ply
+    assert timers[mover].deadline_at == clock() + timedelta(seconds=300)  # a fresh deadline
+    clock.advance(299)
+    assert await service.timers.expire(table.id, mover) is None
+    clock.advance(1)
+    expiry = await service.timers.expire(table.id, mover)
+    assert expiry is not None and expiry.seat == mover
+    assert expiry.result.table.log[-1][0] == mover and expiry.result.table.ply == \
+        result.table.ply + 1
