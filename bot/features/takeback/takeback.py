@@ -189,8 +189,7 @@ class TakeBackActions:
         if withdrawn:
             return
         self._declined[table.id] = request.ply
-        asked = self._asked.get(table.id)
-        loc = asked.locale if asked is not None else interaction.guild_locale
+        loc = await self._place_locale(interaction, self._asked.get(table.id))
         names = seat_names(table, loc)
         try:
             await interaction.followup.send(
@@ -208,7 +207,7 @@ class TakeBackActions:
         asked = self._asked.get(table_id)
         if asked is not None and asked.ply == ply:
             del self._asked[table_id]
-        loc = asked.locale if asked is not None else interaction.guild_locale
+        loc = await self._place_locale(interaction, asked)
         asker = answerer = "?"
         if table is not None and request is not None:
             names = seat_names(table, loc)
@@ -222,6 +221,15 @@ class TakeBackActions:
                 allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as err:
             log.info("table %s: the take-back request was not updated (%s)", table_id, err)
+
+    async def _place_locale(self, interaction: discord.Interaction,
+                            asked: Asked | None) -> object:
+        """The language of the request's channel (as it was asked, or as the server says)."""
+        if asked is not None:
+            return asked.locale
+        channel = await self.places.channel(interaction.channel_id) \
+            if interaction.channel_id is not None else None
+        return self.places.locale_of(channel) if channel is not None else None
 
     # -- lapsing -------------------------------------------------------------------------------
 
