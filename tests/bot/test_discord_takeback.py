@@ -162,16 +162,19 @@ async def test_take_back_declined_and_lapsed(world: World) -> None:
     await withdrawer.click(third, custom_id=f"tb:no:{table_id}:{last.ply}")
     withdrawn = next(m for m in world.bot_messages(place) if m.id == third.id)
     assert "withdrew" in withdrawn.content and not withdrawn.components
-    # Asked again, then a restart: the new process does not know the request, whose buttons
-    # still answer (and say it lapsed once the opponent moved).
-    await withdrawer.slash(place, "takeback")
-    fourth = [m for m in world.bot_messages(place)
-              if f"tb:yes:{table_id}:{last.ply}" in custom_ids(m)][-1]
-    await world.restart()
+    again = await withdrawer.slash(place, "takeback")
+    assert "one request per move" in private(again)
+    # The opponent moves and asks, then a restart: the new process does not know the
+    # request, whose buttons still answer (and say it lapsed once the other player moved).
     other = member_of(world, last, 1 - last.log[-1][0])
-    await one_move(world, table_id, seed=4)
+    moved_again = await one_move(world, table_id, seed=4)
+    await other.slash(place, "takeback")
+    fourth = next(m for m in world.bot_messages(place)
+                  if f"tb:yes:{table_id}:{moved_again.ply}" in custom_ids(m))
+    await world.restart()
+    await one_move(world, table_id, seed=5)
     assert custom_ids(next(m for m in world.bot_messages(place) if m.id == fourth.id))
-    late = await other.click(fourth, custom_id=f"tb:yes:{table_id}:{last.ply}")
+    late = await withdrawer.click(fourth, custom_id=f"tb:yes:{table_id}:{moved_again.ply}")
     assert "lapsed" in private(late)
     closed = next(m for m in world.bot_messages(place) if m.id == fourth.id)
     assert "lapsed" in closed.content and not closed.components

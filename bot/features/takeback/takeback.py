@@ -4,8 +4,9 @@ may ask or answer (bot/tables/takeback.py), this only talks.
 
 - Accepted: the request message says so (its buttons go) and a new board is posted, the
   asker to move again.
-- Declined: the request message says so and the asker is mentioned in one short line; the
-  same move is not asked again. The asker may withdraw the request with Decline.
+- Declined: the request message says so and the asker is mentioned in one short line. The
+  asker may withdraw the request with Decline. Either way the same move is not asked again
+  (one request per move).
 - Lapsed (the opponent moved, resigned, the game ended): the request message says so when
   the next board is posted, or when a button of it is pressed.
 Requests asked in this process are remembered (which message, which ply) only to update
@@ -67,7 +68,8 @@ class TakeBackActions:
         self.places = places
         self.publisher = publisher
         self._asked: dict[int, Asked] = {}  # table -> its open request
-        self._declined: dict[int, int] = {}  # table -> the ply whose request was declined
+        # table -> (the ply, "declined" or "withdrawn"): one request per move
+        self._closed: dict[int, tuple[int, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         publisher.on_posted(self.lapse)
         self.service.add_end_listener(self.lapse)
@@ -104,9 +106,12 @@ class TakeBackActions:
             await tell(interaction, t(loc, "You have already asked: waiting for {player} to "
                                            "answer.", player=asked.answerer))
             return
-        if self._declined.get(table_id) == request.ply:
+        closed = self._closed.get(table_id)
+        if closed is not None and closed[0] == request.ply:
             await tell(interaction, t(loc, "Your opponent declined to take this move back; "
-                                           "the game goes on."))
+                                           "the game goes on.") if closed[1] == "declined"
+                       else t(loc, "You withdrew your request for this move: one request "
+                                   "per move, please."))
             return
         channel = await self.places.channel(table.place_id)
         if channel is None:
@@ -139,8 +144,8 @@ class TakeBackActions:
     def _remember(self, table_id: int, asked: Asked) -> None:
         if len(self._asked) > MAX_REMEMBERED:
             self._asked.clear()
-        if len(self._declined) > MAX_REMEMBERED:
-            self._declined.clear()
+        if len(self._closed) > MAX_REMEMBERED:
+            self._closed.clear()
         self._asked[table_id] = asked
 
     # -- answering -----------------------------------------------------------------------------
@@ -183,13 +188,13 @@ class TakeBackActions:
     async def _declined_by(self, interaction: discord.Interaction, table: Table,
                            request: Request) -> None:
         withdrawn = table.seat_of(interaction.user.id) == request.asker
-        await self._close(interaction, table.id, request.ply,
-                          "withdrawn" if withdrawn else "declined", table=table,
+        how = "withdrawn" if withdrawn else "declined"
+        loc = await self._place_locale(interaction, self._asked.get(table.id))
+        await self._close(interaction, table.id, request.ply, how, table=table,
                           request=request)
+        self._closed[table.id] = (request.ply, how)
         if withdrawn:
             return
-        self._declined[table.id] = request.ply
-        loc = await self._place_locale(interaction, self._asked.get(table.id))
         names = seat_names(table, loc)
         try:
             await interaction.followup.send(
