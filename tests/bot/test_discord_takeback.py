@@ -21,7 +21,9 @@ from tests.bot.conftest import (
     button_ids,
     custom_ids,
     open_and_start,
+    race,
     resign,
+    select_values,
 )
 
 
@@ -238,3 +240,50 @@ async def test_no_take_back_in_senet_or_against_a_computer(world: World) -> None
             assert not [i for i in custom_ids(board) if i.startswith("tb:")]
     refused = await world.member("aki").slash(world.place(table), "takeback")
     assert "can't be taken back at this table" in private(refused)
+
+
+async def test_accept_and_a_move_racing(world: World) -> None:
+    """A double Accept applies once; an Accept racing the opponent's own move: one wins."""
+    table_id = await open_and_start(world, "cows_leopards", "aki", ["bo"], sides={"bo": 0})
+    for round_ in range(2):
+        moved = await one_move(world, table_id, seed=round_)
+        place = world.place(moved)
+        mover = moved.log[-1][0]
+        asker, answerer = member_of(world, moved, mover), member_of(world, moved, 1 - mover)
+        await asker.slash(place, "takeback")
+        request = next(m for m in world.bot_messages(place)
+                       if f"tb:yes:{table_id}:{moved.ply}" in custom_ids(m))
+        accept = f"tb:yes:{table_id}:{moved.ply}"
+        boards = len(world.boards(place))
+        if round_ == 0:
+            results = await race(world.env, [(answerer, request, accept, None),
+                                             (answerer, request, accept, None)])
+        else:
+            board = world.last_board(place)
+            move = next(i for i in button_ids(board) if i.startswith("mv:")) \
+                if any(i.startswith("mv:") for i in button_ids(board)) else None
+            presses: list[tuple[Any, Any, str, list[str] | None]] = [
+                (answerer, request, accept, None)]
+            if move is not None:
+                presses.append((answerer, board, move, None))
+            else:
+                select, values = next((k, v) for k, v in select_values(board).items()
+                                      if k.startswith(("ms:", "mg:")))
+                where = board
+                if select.startswith("mg:"):  # a piece or column first, then the move
+                    shown = await answerer.select(board, [values[0]], custom_id=select)
+                    where = shown.response
+                    select, values = next(iter(select_values(where).items()))
+                presses.append((answerer, where, select, [values[0]]))
+            results = await race(world.env, presses)
+        after = await world.table(table_id)
+        assert after.ply == moved.ply + 1  # exactly one change
+        assert len(world.boards(place)) == boards + 1
+        assert all(r.acknowledged for r in results)
+        refusals = [m.content for r in results for m in r.followups if m.ephemeral]
+        assert any("lapsed" in text or "earlier turn" in text for text in refusals), refusals
+        if after.log[-1][0] == TAKEBACK:
+            assert after.to_act() == [mover]
+            await one_move(world, table_id, seed=9 + round_)  # the asker moves again
+        else:
+            assert after.log[-1][0] == 1 - mover
