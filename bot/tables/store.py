@@ -3,10 +3,12 @@ committed only if the table's ply is unchanged.
 
 The move log is the truth: a table's `state` is rebuilt by replaying its log; the store
 keeps the replay of each running table and, on the next load, reads and applies only the
-moves added since (the log is append-only). `changing(table_id, build)` loads the table
-under its lock, lets `build` make the change and `commit` it; a commit refused because
-another process moved first is retried from a fresh load, where the usual refusals (stale
-button, not your turn) apply. A table whose log no longer replays is marked broken.
+moves added since (the log is append-only; an accepted take-back is an entry of its own
+that returns to the position before the move it takes back: takeback.py).
+`changing(table_id, build)` loads the table under its lock, lets `build` make the change
+and `commit` it; a commit refused because another process moved first is retried from a
+fresh load, where the usual refusals (stale button, not your turn) apply. A table whose
+log no longer replays is marked broken.
 """
 
 from __future__ import annotations
