@@ -208,6 +208,19 @@ async def test_take_back_in_japanese(env: simcord.Env, database: Any,
     closed = next(m for m in world.bot_messages(place) if m.id == request.id)
     assert "受け入れました" in closed.content
     assert "直前の手を取り消しました" in world.last_board(place).content
+    # Declined: the request says so, and the asker is told in one line.
+    again = await one_move(world, table_id, seed=7)
+    assert again.log[-1][0] == mover
+    await asker.slash(place, "takeback")
+    second = next(m for m in world.bot_messages(place)
+                  if f"tb:no:{table_id}:{again.ply}" in custom_ids(m))
+    await answerer.click(second, custom_id=f"tb:no:{table_id}:{again.ply}")
+    declined = next(m for m in world.bot_messages(place) if m.id == second.id)
+    assert "断りました" in declined.content and not declined.components
+    told = world.bot_messages(place)[-1]
+    assert told.content.startswith(f"<@{asker.id}>さん、") and "断りました" in told.content
+    refused = await asker.slash(place, "takeback")
+    assert private(refused) == "相手はこの手の取り消しを断りました。対局を続けます。"
 
 
 async def test_no_take_back_in_senet_or_against_a_computer(world: World) -> None:
