@@ -44,6 +44,10 @@ from bot.features.table.moves import TableActions
 from bot.features.table.publish import Publisher
 from bot.features.table.resign import ConfirmResign, Resigner
 from bot.features.table.sweeper import Sweeper
+from bot.features.takeback.cog import TakeBackCog
+from bot.features.takeback.components import TAKEBACK_ITEMS, TakeBackPresses
+from bot.features.takeback.components import board_items as takeback_button
+from bot.features.takeback.takeback import TakeBackActions
 from bot.features.tournaments.cog import TournamentCog
 from bot.features.tournaments.seasons import Seasons
 from bot.features.tournaments.tournament import (
@@ -136,6 +140,8 @@ class TableBot(commands.Bot):
         in_time = InTime()  # replies wait for a board's post at most ~2 s
         table = TableActions(services, publisher, in_time)
         lobby = LobbyActions(services, keeper, publisher, in_time)
+        takebacks = TakeBackActions(services, places, publisher)
+        publisher.add_controls(takeback_button)
         book = SeasonBook(self.repo, services.tables.now)
         seasons = Seasons(book, places, services.owns_guild)
         tournaments = TournamentUI(services, self.tournaments, places, publisher, seasons,
@@ -144,19 +150,21 @@ class TableBot(commands.Bot):
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table
         for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
                              (LobbyReplacer, keeper), (TournamentPresses, tournaments),
+                             (TakeBackPresses, takebacks),
                              (Services, services), (ServerLanguages, services.languages),
                              (Outages, outages)):
             route(self, kind, target)
         for cog in (LobbyCog(services, self.tree, lobby, keeper), TableCog(services, table),
                     GuideCog(services, self.tree), InfoCog(services, book),
                     HistoryCog(services), SettingsCog(services), ReviewCog(services),
-                    TournamentCog(services, self.tree, tournaments)):
+                    TournamentCog(services, self.tree, tournaments),
+                    TakeBackCog(services, takebacks)):
             await self.add_cog(cog)
         self.add_dynamic_items(*TABLE_ITEMS, LobbyButton, *GUIDE_ITEMS, ConfirmResign,
-                               ReplaceLobby, TournamentButton, MistakeButton)
+                               ReplaceLobby, TournamentButton, MistakeButton, *TAKEBACK_ITEMS)
         self._ready_work = (table.recover, deadlines.start, sweeper.start)
         self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop,
-                          in_time.stop]
+                          in_time.stop, takebacks.stop]
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the

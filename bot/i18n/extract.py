@@ -103,10 +103,12 @@ def app_commands_list() -> list[object]:
     from bot.features.review.cog import ReviewCog
     from bot.features.settings.cog import SettingsCog
     from bot.features.table.cog import TableCog
+    from bot.features.takeback.cog import TakeBackCog
     from bot.features.tournaments.cog import tournament_group
 
     commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
-    for cog in (TableCog, GuideCog, InfoCog, HistoryCog, SettingsCog, ReviewCog):
+    for cog in (TableCog, GuideCog, InfoCog, HistoryCog, SettingsCog, ReviewCog,
+                TakeBackCog):
         commands.extend(cog.__cog_app_commands__)
     return commands
 

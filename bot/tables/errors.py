@@ -30,6 +30,12 @@ MESSAGES: dict[str, str] = {
     "too_long": "That is too long ({max} characters at most).",
     "lobby_limit": "You already host an open lobby in this server (in {place}).",
     "server_full": "This server has {max} open tables already.",
+    "no_takeback": "Moves cannot be taken back at this table.",
+    "takeback_nothing": "There is no move to take back now.",
+    "takeback_not_yours": "Only the player who just moved can ask to take it back.",
+    "takeback_not_asked": "That take-back request is for the two players.",
+    "takeback_own_request": "Your opponent answers your take-back request.",
+    "takeback_lapsed": "That take-back request has lapsed: the game has moved on.",
 }
 
 

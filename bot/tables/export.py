@@ -10,6 +10,11 @@ docs/rules/. `position` is the final `eng.dump(state)`: `load_export` replays th
 refuses a file whose log does not replay or does not reach that position, so a bug report (or
 a test) reproduces the game exactly.
 
+An accepted take-back (takeback.py) is a log entry of its own, `[-2, "takeback <i>"]`: actor
+-2 is neither a seat nor chance, and `<i>` is the index of the entry it takes back, always the
+seat's move just before it; replaying it returns to the position before that move (version 2;
+files of version 1 have no take-backs and still load).
+
 A running table's log holds its chance moves (6 nimmt! deals show every hand), so exports are
 for tables that no longer run: `exportable(table)` says whether one may be exported now.
 """
@@ -20,11 +25,12 @@ import json
 from datetime import datetime
 from typing import Any
 
+from bot.tables import takeback
 from bot.tables.models import Step, Table
 from engines import CHANCE, game_ids, get_engine
 
 FORMAT = "tabletop-bot/table"
-VERSION = 1
+VERSION = 2  # 2: the log may hold take-backs
 
 
 def exportable(table: Table) -> bool:
@@ -94,6 +100,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _taken_back(log: list[Any], index: int, move: str, before: Any) -> Any:
+    """The position a take-back entry at `log[index]` returns to; ValueError if it does not
+    take back the seat's move just before it."""
+    try:
+        undone = takeback.undone_index(move)
+    except ValueError as err:
+        raise ValueError(f"log[{index}]: {err}") from err
+    if undone != index - 1 or before is None:
+        raise ValueError(f"log[{index}]: a take-back must follow the seat's move it takes "
+                         f"back (log[{index - 1}]), not {move!r}")
+    return before
+
+
 def load_export(data: dict[str, Any]) -> tuple[Any, list[Step]]:
     """Check an export and replay its log through the engine: the final engine state and one
     `Step(actor, move, events)` per log entry. ValueError, naming the field or the log entry,
@@ -126,14 +145,21 @@ def load_export(data: dict[str, Any]) -> tuple[Any, list[Step]]:
     except ValueError as err:
         raise ValueError(f"options: {err}") from err
     steps: list[Step] = []
+    before: Any = None  # the position before the last entry (a take-back returns to it)
     for index, entry in enumerate(log):
         if (not isinstance(entry, list | tuple) or len(entry) != 2 or not _is_int(entry[0])
                 or not isinstance(entry[1], str)):
             raise ValueError(f"log[{index}]: must be [actor, move], not {entry!r}")
         actor, move = entry
+        if actor == takeback.TAKEBACK:
+            state = _taken_back(log, index, move, before)
+            before = None
+            steps.append(Step(actor, move, []))
+            continue
         if not (actor == CHANCE or 0 <= actor < players):
             raise ValueError(f"log[{index}]: there is no actor {actor}")
         try:
+            before = state if actor != CHANCE else None
             state, events = eng.apply_events(state, actor, move)
         except ValueError as err:
             raise ValueError(f"log[{index}] ({actor}, {move!r}) does not replay: {err}") from err

@@ -25,6 +25,7 @@ from bot.tables.errors import TableError
 from bot.tables.export import export_table, exportable, to_json_bytes
 from bot.tables.models import Table
 from bot.tables.service import TableService
+from bot.tables.takeback import played
 from renderers import replay
 
 DISCORD_UPLOAD_LIMIT = 10 * 1024 * 1024  # bots, most servers
@@ -65,8 +66,9 @@ async def shown_table(service: TableService, table_id: int, guild_id: int | None
 
 
 def played_game(table: Table) -> replay.PlayedGame:
-    """What a replay of the table is drawn from (its outcome too: a resign ends it)."""
-    return replay.PlayedGame(table.game, table.options, len(table.seats), list(table.log),
+    """What a replay of the table is drawn from (its outcome too: a resign ends it); moves
+    taken back are left out."""
+    return replay.PlayedGame(table.game, table.options, len(table.seats), played(table.log),
                              table.outcome)
 
 

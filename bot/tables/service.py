@@ -33,6 +33,7 @@ from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Table
 from bot.tables.settings import ServerSettings
 from bot.tables.store import COMMIT_ATTEMPTS, TableStore, engine_of
+from bot.tables.takeback import TakeBacks
 from bot.tables.thinking import ComputerMoves, Think
 from bot.tables.upkeep import Upkeep, check_move_text
 from engines import Engine
@@ -47,7 +48,7 @@ def _now() -> datetime:
 class TableService:
     """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles; `now` is the
     clock (UTC datetimes; tests inject simulated time); `think` runs the computer player
-    (default: in a thread). Its parts: `store`, `settings`, `timers`, `upkeep`."""
+    (default: in a thread). Its parts: `store`, `settings`, `timers`, `upkeep`, `takebacks`."""
 
     def __init__(
         self,
@@ -63,6 +64,7 @@ class TableService:
         self.computer_moves = ComputerMoves(think)
         self.timers = TurnTimers(self.store, repo, self._rng, self.computer_moves)
         self.upkeep = Upkeep(self.store, repo, self.settings)
+        self.takebacks = TakeBacks(self.store)
 
     def now(self) -> datetime:
         return self.store.now()

@@ -3,10 +3,12 @@ committed only if the table's ply is unchanged.
 
 The move log is the truth: a table's `state` is rebuilt by replaying its log; the store
 keeps the replay of each running table and, on the next load, reads and applies only the
-moves added since (the log is append-only). `changing(table_id, build)` loads the table
-under its lock, lets `build` make the change and `commit` it; a commit refused because
-another process moved first is retried from a fresh load, where the usual refusals (stale
-button, not your turn) apply. A table whose log no longer replays is marked broken.
+moves added since (the log is append-only; an accepted take-back is an entry of its own
+that returns to the position before the move it takes back: takeback.py).
+`changing(table_id, build)` loads the table under its lock, lets `build` make the change
+and `commit` it; a commit refused because another process moved first is retried from a
+fresh load, where the usual refusals (stale button, not your turn) apply. A table whose
+log no longer replays is marked broken.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from bot.storage import LoadedTable, Repository
 from bot.storage.driver import from_row, player_answered
-from bot.tables import pipeline, turns
+from bot.tables import pipeline, takeback
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, Seat, Table
 from engines import Engine, get_engine
@@ -156,15 +158,10 @@ class TableStore:
     def _replay(self, table_id: int, options: dict[str, Any], eng: Engine, players: int,
                 moves: Sequence[tuple[int, str]]) -> _Replay:
         cached = self._replays.get(table_id)
-        if cached is not None and cached.ply <= len(moves):
-            state, since, done = cached.state, cached.since, cached.ply
-        else:
-            state = eng.new(players, options)
-            since, done = turns.next_since(eng, state, {}, 0, None), 0
-        for ply, (actor, move) in enumerate(moves[done:], start=done + 1):
-            state = eng.apply(state, actor, move)
-            since = turns.next_since(eng, state, since, ply, actor)
-        return _Replay(len(moves), state, since)
+        known = (takeback.Position(cached.ply, cached.state, cached.since)
+                 if cached is not None else None)
+        done = takeback.replay(eng, players, options, moves, known)  # take-backs included
+        return _Replay(done.ply, done.state, done.since)
 
     @staticmethod
     def _preview_options(eng: Engine, chosen: dict[str, Any], seats: int) -> dict[str, Any]:

@@ -43,6 +43,16 @@ TABLE_ERRORS: dict[str, str] = {
     "server_full": N_("This server already has {max} open tables, the most allowed. Please "
                       "wait until a game ends (moderators can raise the limit in "
                       "{/settings})."),
+    "no_takeback": N_("Moves can't be taken back at this table: only in two-player games "
+                      "without dice or hidden cards, between two members."),
+    "takeback_nothing": N_("There's no move to take back right now: you can ask right after "
+                           "your own move, until your opponent moves."),
+    "takeback_not_yours": N_("Only the player who just moved can ask to take their move "
+                             "back."),
+    "takeback_not_asked": N_("This take-back request is for the two players of this table."),
+    "takeback_own_request": N_("That's your own request: your opponent decides. You can "
+                               "withdraw it with **Decline**."),
+    "takeback_lapsed": N_("That take-back request has lapsed: the game has moved on since."),
 }
 
 PERMISSION_NAMES: dict[str, str] = {

@@ -29,6 +29,7 @@ from bot.i18n import N_, picture_words, t
 from bot.tables import TableError
 from bot.tables.export import exportable
 from bot.tables.history import shown_table
+from bot.tables.takeback import played
 from engines.ai.review import review, reviewable
 from renderers import review as pictures
 
@@ -67,7 +68,7 @@ async def table_review(table: Table) -> dict[str, Any]:
     try:
         result = await workers.run(
             "background", review, table.game, dict(table.options), len(table.seats),
-            [tuple(step) for step in table.log], seed=0)
+            played(table.log), seed=0)
     except asyncio.CancelledError:
         future.cancel()  # a waiting request asks again (and computes it) next time
         raise
@@ -224,7 +225,7 @@ async def show_mistake(services: Services, interaction: discord.Interaction, tab
     mistake = seats[seat]["mistakes"][k]
     loc = interaction.locale
     picture = await draw(mistake_png, table.game, dict(table.options), len(table.seats),
-                         [tuple(s) for s in table.log], mistake, seat, loc)
+                         played(table.log), mistake, seat, loc)
     name = clean_name(seat_names(table, loc)[seat])
     text = t(loc, "{name}, move {turn}: red is the move played (`{move}`), green the better "
                   "move (`{better}`): {loss}.", name=name, turn=mistake["turn"],

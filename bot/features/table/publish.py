@@ -42,7 +42,7 @@ from bot.features.table.posted import last_posted, picture_name
 from bot.health import discord_failing
 from bot.i18n import picture_words, t, tn
 from bot.storage import Unavailable
-from bot.tables import MoveResult, Table, TableError
+from bot.tables import MoveResult, Table, TableError, takeback
 
 log = logging.getLogger(__name__)
 
@@ -68,16 +68,12 @@ def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
 
 def replay_events(table: Table, after_ply: int) -> list[dict[str, Any]]:
     """Events of the log entries after `after_ply`, asked from the engine by replaying."""
-    eng = table.engine
-    state = eng.new(len(table.seats), table.options)
-    events: list[dict[str, Any]] = []
-    for index, (actor, move) in enumerate(table.log):
-        if index < after_ply:
-            state = eng.apply(state, actor, move)
-        else:
-            state, happened = eng.apply_events(state, actor, move)
-            events.extend(happened)
-    return events
+    return takeback.replay_events(table.engine, len(table.seats), table.options, table.log,
+                                  after_ply)  # a log with take-backs too
+
+
+# Another feature's controls for a board: (table, locale, the board's own items) -> more items.
+MoreControls = Callable[[Table, object, list[Any]], list[Any]]
 
 
 class Publisher:
@@ -88,6 +84,7 @@ class Publisher:
         self.discord_health = services.outages.discord
         self.places = places
         self._posted_listeners: list[Callable[[Table], None]] = []
+        self._more_controls: list[MoreControls] = []
         self._locks: dict[int, asyncio.Lock] = {}
         self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._dm_closed: dict[int, set[int]] = {}
@@ -97,6 +94,11 @@ class Publisher:
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
         self._unmarked: dict[int, tuple[int, int | None]] = {}  # posted; mark_posted failed
+
+    def add_controls(self, controls: MoreControls) -> None:
+        """Add `controls(table, locale, items)` to each running board: another feature's
+        buttons after the board's own `items` (the take-back button)."""
+        self._more_controls.append(controls)
 
     def on_posted(self, listener: Callable[[Table], None]) -> None:
         """Call `listener(table)` after each board of a running table is posted (the
@@ -392,8 +394,11 @@ class Publisher:
         if is_private_pick(table):
             return [PickButton(table.id, table.ply, label=t(locale, "Pick privately"))]
         seat = seats[0]
-        return board_items(table.game, table.id, table.ply, table.legal_moves(seat),
-                           labels_of(table, seat, locale), locale)
+        items = board_items(table.game, table.id, table.ply, table.legal_moves(seat),
+                            labels_of(table, seat, locale), locale)
+        for more in self._more_controls:  # other features' buttons (take-back)
+            items = items + more(table, locale, items)
+        return items
 
     # -- 6 nimmt! picks ------------------------------------------------------------------------
 
