@@ -29,7 +29,13 @@ from bot.features.guide.guide import GUIDE_ITEMS
 from bot.features.history.cog import HistoryCog
 from bot.features.info.cog import InfoCog
 from bot.features.lobby.cog import LobbyCog
-from bot.features.lobby.components import LobbyButton, LobbyPresses
+from bot.features.lobby.components import (
+    LobbyButton,
+    LobbyPresses,
+    RematchButton,
+    RematchPresses,
+)
+from bot.features.lobby.endings import Endings
 from bot.features.lobby.lobbies import LobbyKeeper, LobbyReplacer, ReplaceLobby
 from bot.features.lobby.opening import LobbyActions
 from bot.features.review.cog import ReviewCog
@@ -54,6 +60,7 @@ from bot.i18n import Translator
 from bot.i18n import commands as command_ids
 from bot.storage import Repository, open_database
 from bot.tables import TableService
+from bot.tables.invitations import Invitations
 from bot.tables.thinking import choose
 from bot.tournaments.season_book import SeasonBook
 from bot.tournaments.service import TournamentService
@@ -118,9 +125,13 @@ class TableBot(commands.Bot):
         publisher.on_posted(computers.poke)
         deadlines = Deadlines(services, places, publisher)
         sweeper = Sweeper(services.tables, publisher)
-        keeper = LobbyKeeper(services, places)
+        invitations = Invitations(services.tables, self.repo)
+        keeper = LobbyKeeper(services, places, invitations)
         sweeper.add_chore(keeper.expire)
-        table, lobby = TableActions(services, publisher), LobbyActions(services, keeper, publisher)
+        endings = Endings(services, places, keeper, invitations)
+        publisher.on_finished(endings.finished, endings.final_items)
+        table = TableActions(services, publisher)
+        lobby = LobbyActions(services, keeper, publisher, invitations)
         book = SeasonBook(self.repo, services.tables.now)
         seasons = Seasons(book, places, services.owns_guild)
         tournaments = TournamentUI(services, self.tournaments, places, publisher, seasons,
@@ -128,7 +139,8 @@ class TableBot(commands.Bot):
         deadlines.add_pass(tournaments.run_pass)
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table
         for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
-                             (LobbyReplacer, keeper), (TournamentPresses, tournaments),
+                             (LobbyReplacer, keeper), (RematchPresses, endings),
+                             (TournamentPresses, tournaments),
                              (Services, services), (ServerLanguages, services.languages)):
             route(self, kind, target)
         for cog in (LobbyCog(services, self.tree, lobby, keeper), TableCog(services, table),
@@ -137,7 +149,7 @@ class TableBot(commands.Bot):
                     TournamentCog(services, self.tree, tournaments)):
             await self.add_cog(cog)
         self.add_dynamic_items(*TABLE_ITEMS, LobbyButton, *GUIDE_ITEMS, ConfirmResign,
-                               ReplaceLobby, TournamentButton, MistakeButton)
+                               ReplaceLobby, TournamentButton, MistakeButton, RematchButton)
         self._ready_work = (table.recover, deadlines.start, sweeper.start)
         self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop]
 
