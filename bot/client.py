@@ -138,6 +138,7 @@ class TableBot(commands.Bot):
                                    deadlines.wake)
         deadlines.add_pass(tournaments.run_pass)
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table
+        self.lobby_invitations = invitations
         for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
                              (LobbyReplacer, keeper), (RematchPresses, endings),
                              (TournamentPresses, tournaments),

@@ -174,7 +174,8 @@ def lobby_items(table: Table, locale: object, *, shuffle: bool = True,
         items.append(LobbyButton(table.id, "join", label=t(locale, "Join"),
                                  style=discord.ButtonStyle.success))
     items.append(LobbyButton(table.id, "leave", label=t(locale, "Leave")))
-    ready = eng.min_players <= len(table.seats) <= eng.max_players
+    # with seats held, Start is pressable: it says whom the table waits for
+    ready = eng.min_players <= len(table.seats) + len(held) and len(table.seats) <= eng.max_players
     items.append(LobbyButton(table.id, "start" if shuffle else "startfixed",
                              label=t(locale, "Start"), style=discord.ButtonStyle.primary,
                              disabled=not ready))
