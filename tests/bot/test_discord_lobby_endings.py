@@ -152,7 +152,7 @@ async def test_rematch_same_seats_and_options_with_a_computer(world: World) -> N
             f"lobby:{new_id}:uninvite"} <= set(button_ids(lobby))
     # a second rematch of the same table is refused
     again = await aki.click(final, custom_id=f"rematch:{table_id}")
-    assert f"already open: table {new_id}" in private_text(again)
+    assert f"opened already: table {new_id}" in private_text(again)
     # bo may not start while aki's seat is held
     start = await bo.click(lobby, custom_id=f"lobby:{new_id}:start")
     assert "Waiting for aki to answer" in private_text(start)
@@ -166,3 +166,28 @@ async def test_rematch_same_seats_and_options_with_a_computer(world: World) -> N
     start = next(i for i in button_ids(lobby) if ":start" in i)
     await bo.click(lobby, custom_id=start)
     assert (await world.table(new_id)).status == "running"
+
+
+async def test_the_end_in_japanese_and_in_the_channel_itself(world: World) -> None:
+    """A game played in the channel (no thread): its lobby shows the result, and no line
+    is added (the final board is in the channel already); the texts in Japanese."""
+    await world.bot.service.settings.update(world.guild.id, language="ja",
+                                            channel_policy="channel")
+    opened, table_id = await two_player_game(world)
+    assert world.place(await world.table(table_id)) is world.channel
+    await resign(world.members["bo"], world.channel)
+    shown = embed_text(opened.response.message)
+    assert "このゲームは終了しました。**aki**の勝ちです。" in shown, shown
+    assert "結果: 🥇" in shown and "[最終盤面を見る](https://discord.com/channels/" in shown
+    assert result_lines(world) == []
+    final = world.last_board(world.channel)
+    assert button_ids(final) == {f"rematch:{table_id}": "再戦"}
+
+
+async def test_japanese_result_line(world: World) -> None:
+    await world.bot.service.settings.update(world.guild.id, language="ja")
+    _, table_id = await two_player_game(world)
+    await resign(world.members["bo"], world.place(await world.table(table_id)))
+    (line,) = result_lines(world)
+    assert line.startswith(f"🏁 **セネト** · 卓{table_id}：🥇 🔵1⚪ aki"), line
+    assert "boが投了しました。 — 最終盤面：https://discord.com/channels/" in line, line

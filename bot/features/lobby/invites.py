@@ -26,7 +26,7 @@ REFUSALS: dict[str, str] = {
     "pending": N_("Waiting for {names} to answer the invitation. Press **Withdraw "
                   "invitations** to start without them."),
     "not_player": N_("Only the players of this game can ask for a rematch."),
-    "rematch_exists": N_("A rematch of this game is already open: table {table_id}."),
+    "rematch_exists": N_("A rematch of this game was opened already: table {table_id}."),
     "not_finished": N_("A rematch can be asked for once the game is over."),
 }
 
