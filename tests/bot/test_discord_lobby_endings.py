@@ -191,3 +191,25 @@ async def test_japanese_result_line(world: World) -> None:
     (line,) = result_lines(world)
     assert line.startswith(f"🏁 **セネト** · 卓{table_id}：🥇 🔵1⚪ aki"), line
     assert "boが投了しました。 — 最終盤面：https://discord.com/channels/" in line, line
+
+
+async def test_rematch_and_accept_after_a_restart(world: World) -> None:
+    """The final board's Rematch and the lobby's Accept are persistent: a restart between
+    the end and the presses changes nothing."""
+    _, table_id = await two_player_game(world)
+    thread = world.place(await world.table(table_id))
+    await resign(world.members["aki"], thread)
+    final = world.last_board(thread)
+    await world.restart()
+    aki, bo = world.members["aki"], world.members["bo"]
+    pressed = await aki.click(final, custom_id=f"rematch:{table_id}")
+    (lobby,) = pressed.followups
+    new_id = lobby_id(lobby)
+    await world.restart(seed=99)
+    await bo.click(lobby, custom_id=f"lobby:{new_id}:accept")
+    new = await world.table(new_id)
+    assert [s.user_id for s in new.seats] == [aki.id, bo.id] and new.host_id == aki.id
+    start = next(i for i in button_ids(lobby) if ":start" in i)
+    await aki.click(lobby, custom_id=start)
+    assert (await world.table(new_id)).status == "running"
+    assert world.last_board(thread).id != final.id  # the rematch's first board, same thread
