@@ -97,9 +97,10 @@ class Invitations:
             await self._repo.drop_invitations(table_id)
             return table
 
-    async def forget(self, table_id: int) -> None:
-        """The lobby ended (expired, cancelled): its invitations go with it."""
-        await self._repo.drop_invitations(table_id)
+    async def forget(self, table_id: int, user_id: int | None = None) -> None:
+        """The lobby ended (expired, cancelled): its invitations go with it; or one member's
+        invitation was used (they joined another way)."""
+        await self._repo.drop_invitations(table_id, user_id)
 
     async def check_join(self, table: Table, user_id: int, side: int | None) -> None:
         """Refuse a member who was not invited a seat or side held for someone else:

@@ -206,7 +206,7 @@ class LobbyActions:
         await defer(interaction)
         result: MoveResult | None = None
         try:
-            table, result = await self._act(interaction, table_id, action, shuffle)
+            table, result = await self._act(interaction, table_id, action)
         except TableError as err:
             await refuse(interaction, err)
             if err.code == "not_lobby":  # a stale lobby message: show what became of it
@@ -233,8 +233,8 @@ class LobbyActions:
             ok = await self.publisher.publish(result, interaction=interaction)
             await posted_or_explain(interaction, ok, table)
 
-    async def _act(self, interaction: discord.Interaction, table_id: int, action: str,
-                   shuffle: bool) -> tuple[Table, MoveResult | None]:
+    async def _act(self, interaction: discord.Interaction, table_id: int,
+                   action: str) -> tuple[Table, MoveResult | None]:
         """Do what a lobby button asks: the table afterwards (and the start's first moves).
         Raises TableError or InvitationError for a refusal."""
         user = interaction.user
@@ -254,12 +254,15 @@ class LobbyActions:
             await self.invitations.check_join(await self.service.get(table_id), user.id, side)
             table = await self.service.join(table_id, user.id, display_name(user), side=side)
             if user.id in invited:  # seated on a side of their choice: the invitation is used
-                await self.invitations.decline(table_id, user.id)
+                await self.invitations.forget(table_id, user.id)
             return table, None
         if action == "leave":
             if user.id in invited:  # not seated yet: Leave declines
                 return await self.invitations.decline(table_id, user.id), None
-            return await self.service.leave(table_id, user.id), None
+            table = await self.service.leave(table_id, user.id)
+            if table.status != "lobby":  # the host left: the lobby is cancelled
+                await self.invitations.forget(table_id)
+            return table, None
         if action == "cancel":
             settings = await self.service.settings.get(interaction.guild_id)
             can_manage = settings.may_cancel(
