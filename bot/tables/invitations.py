@@ -72,9 +72,12 @@ class Invitations:
             return await self._repo.invitations(table_id)
 
     async def accept(self, table_id: int, user_id: int, name: str) -> Table:
-        """Seat an invited member. TableError("not_lobby"); InvitationError("not_invited")."""
+        """Seat an invited member. TableError: not_lobby, table_full (never while their
+        seat is held: see `check_join`); InvitationError("not_invited")."""
         async with self.service.store.lock(table_id):
-            await self._lobby(table_id)
+            table = await self._lobby(table_id)
+            if table.seat_of(user_id) is None and len(table.seats) >= table.engine.max_players:
+                raise TableError("table_full", max=table.engine.max_players)
             if await self._repo.accept_invitation(table_id, user_id, name) is None:
                 raise InvitationError("not_invited")
             return await self.service.get(table_id)
@@ -112,6 +115,13 @@ class Invitations:
             raise InvitationError("side_held", names=[row.name for row in held])
         seated = table.seat_of(user_id) is not None
         if not seated and len(table.seats) + len(held) >= table.engine.max_players:
+            raise InvitationError("seats_held", names=[row.name for row in held])
+
+    async def check_computer(self, table: Table) -> None:
+        """Refuse a computer player a seat held for an invited member:
+        InvitationError("seats_held")."""
+        held = await self._repo.invitations(table.id)
+        if held and len(table.seats) + len(held) >= table.engine.max_players:
             raise InvitationError("seats_held", names=[row.name for row in held])
 
     async def check_start(self, table_id: int) -> None:

@@ -135,3 +135,12 @@ async def test_japanese_invitation(world: World) -> None:
     assert "招待" in lobby.content, lobby.content
     labels = set(button_ids(lobby).values())
     assert "参加する" in labels or "承諾" in labels, labels
+
+
+async def test_a_held_seat_is_not_given_to_a_computer(world: World) -> None:
+    aki, bo = world.member("aki"), world.member("bo")
+    opened = await aki.slash(world.channel, "play senet", invite1=bo)
+    table_id = lobby_id(opened.response)
+    assert not [i for i in button_ids(opened.response) if ":cpu" in i]  # Senet seats two
+    await aki.click(opened.response, custom_id=f"lobby:{table_id}:uninvite")
+    assert f"lobby:{table_id}:cpueasy" in button_ids(opened.response)

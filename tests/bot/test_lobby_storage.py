@@ -65,6 +65,9 @@ async def test_held_seats_and_sides_are_kept(service: TableService, repo: Reposi
     with pytest.raises(InvitationError) as side:
         await invitations.check_join(table, CY, 1)
     assert side.value.code == "side_held"
+    with pytest.raises(InvitationError) as computer:
+        await invitations.check_computer(table)
+    assert computer.value.code == "seats_held"
     await invitations.check_join(table, BO, 1)  # the invited member may
     seated = await invitations.accept(table.id, BO, "bo")
     assert [(s.user_id, s.side) for s in seated.seats] == [(AKI, 0), (BO, 1)]

@@ -181,7 +181,7 @@ def lobby_items(table: Table, locale: object, *, shuffle: bool = True,
                              disabled=not ready))
     items.append(LobbyButton(table.id, "cancel", label=t(locale, "Cancel"),
                              style=discord.ButtonStyle.danger))
-    items.extend(computer_items(table, locale))
+    items.extend(computer_items(table, locale, held=len(held)))
     return items
 
 

@@ -239,6 +239,10 @@ class LobbyActions:
         Raises TableError or InvitationError for a refusal."""
         user = interaction.user
         if action.startswith("cpu"):  # add or remove a computer player
+            if action != "cpuremove":  # not on a seat held for an invited member
+                table = await self.service.get(table_id)
+                if user.id == table.host_id:
+                    await self.invitations.check_computer(table)
             return await lobby_computer(self.service, table_id, user.id, action), None
         if action == "accept":
             return await self.invitations.accept(table_id, user.id, display_name(user)), None
