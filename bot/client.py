@@ -29,7 +29,13 @@ from bot.features.guide.guide import GUIDE_ITEMS
 from bot.features.history.cog import HistoryCog
 from bot.features.info.cog import InfoCog
 from bot.features.lobby.cog import LobbyCog
-from bot.features.lobby.components import LobbyButton, LobbyPresses
+from bot.features.lobby.components import (
+    LobbyButton,
+    LobbyPresses,
+    RematchButton,
+    RematchPresses,
+)
+from bot.features.lobby.endings import Endings
 from bot.features.lobby.lobbies import LobbyKeeper, LobbyReplacer, ReplaceLobby
 from bot.features.lobby.opening import LobbyActions
 from bot.features.review.cog import ReviewCog
@@ -60,6 +66,7 @@ from bot.i18n import Translator
 from bot.i18n import commands as command_ids
 from bot.storage import Repository, Unavailable, open_database
 from bot.tables import TableService
+from bot.tables.invitations import Invitations
 from bot.tables.thinking import choose
 from bot.tournaments.season_book import SeasonBook
 from bot.tournaments.service import TournamentService
@@ -135,11 +142,14 @@ class TableBot(commands.Bot):
         publisher.on_posted(computers.poke)
         deadlines = Deadlines(services, places, publisher)
         sweeper = Sweeper(services.tables, publisher)
-        keeper = LobbyKeeper(services, places)
+        invitations = Invitations(services.tables, self.repo)
+        keeper = LobbyKeeper(services, places, invitations)
         sweeper.add_chore(keeper.expire)
         in_time = InTime()  # replies wait for a board's post at most ~2 s
+        endings = Endings(services, places, keeper, invitations)
+        publisher.on_finished(endings.finished, endings.final_items)
         table = TableActions(services, publisher, in_time)
-        lobby = LobbyActions(services, keeper, publisher, in_time)
+        lobby = LobbyActions(services, keeper, publisher, in_time, invitations)
         takebacks = TakeBackActions(services, places, publisher)
         publisher.add_controls(takeback_button)
         book = SeasonBook(self.repo, services.tables.now)
@@ -148,9 +158,10 @@ class TableBot(commands.Bot):
                                    deadlines.wake)
         deadlines.add_pass(tournaments.run_pass)
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table
+        self.lobby_invitations = invitations
         for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
-                             (LobbyReplacer, keeper), (TournamentPresses, tournaments),
-                             (TakeBackPresses, takebacks),
+                             (LobbyReplacer, keeper), (RematchPresses, endings),
+                             (TournamentPresses, tournaments), (TakeBackPresses, takebacks),
                              (Services, services), (ServerLanguages, services.languages),
                              (Outages, outages)):
             route(self, kind, target)
@@ -161,7 +172,8 @@ class TableBot(commands.Bot):
                     TakeBackCog(services, takebacks)):
             await self.add_cog(cog)
         self.add_dynamic_items(*TABLE_ITEMS, LobbyButton, *GUIDE_ITEMS, ConfirmResign,
-                               ReplaceLobby, TournamentButton, MistakeButton, *TAKEBACK_ITEMS)
+                               ReplaceLobby, TournamentButton, MistakeButton, RematchButton,
+                               *TAKEBACK_ITEMS)
         self._ready_work = (table.recover, deadlines.start, sweeper.start)
         self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop,
                           in_time.stop, takebacks.stop]

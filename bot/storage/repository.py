@@ -28,6 +28,7 @@ from bot.storage.driver import (
     not_durable,
     read_only,
 )
+from bot.storage.lobbies import LobbyQueries
 from bot.storage.tournaments import TournamentQueries
 
 T = TypeVar("T")
@@ -180,7 +181,7 @@ class Commit:
 _SETTINGS = (
     "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
     "cancel_role_id", "max_tables", "lobby_minutes", "organiser_role_id", "season",
-    "season_channel_id",
+    "season_channel_id", "result_lines",
 )
 
 
@@ -457,7 +458,7 @@ def _insert_seat(table_id: int, user_id: int, name: str, side: int | None) -> Un
         return 0  # seated already (a double click, or another process)
 
 
-class Repository(TournamentQueries):
+class Repository(TournamentQueries, LobbyQueries):
     """Every query the bot makes. Create with `bot.storage.open_database`."""
 
     def __init__(self, driver: Driver) -> None:

@@ -44,6 +44,7 @@ class GuildSettings:
     organiser_role_id: int | None = None  # may run tournaments (besides Manage Server)
     season: str = "none"  # the leaderboard's seasons: none, month or quarter
     season_channel_id: int | None = None  # where a season's end is posted
+    result_lines: bool = True  # a game played in a thread posts its result in the channel
 
     def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
         """Whether a member (not the host) may cancel tables: Manage Messages, or the
@@ -82,6 +83,9 @@ def check_setting(name: str, value: Any) -> Any:
     elif name in ("cancel_role_id", "organiser_role_id", "season_channel_id"):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise bad("the role or channel must be an id or none")
+    elif name == "result_lines":
+        if value not in (True, False):  # 0 and 1 as stored are accepted too
+            raise bad("result lines are on or off")
     elif name == "season":
         if value not in SEASONS:
             raise bad(f"the season must be one of {', '.join(SEASONS)}")
@@ -98,7 +102,9 @@ class ServerSettings:
 
     async def get(self, guild_id: int) -> GuildSettings:
         stored = await self._repo.get_guild_settings(guild_id)
-        return GuildSettings(guild_id, **stored) if stored else GuildSettings(guild_id)
+        if not stored:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, **{**stored, "result_lines": bool(stored["result_lines"])})
 
     async def chosen_language(self, guild_id: int) -> str | None:
         """The language the server chose with /settings; None when it never stored
@@ -112,6 +118,7 @@ class ServerSettings:
             check_setting(name, value)
         settings = replace(await self.get(guild_id), **changes)
         values = {name: getattr(settings, name) for name in SETTING_NAMES}
+        values["result_lines"] = int(settings.result_lines)  # stored as 0 or 1
         await self._repo.put_guild_settings(guild_id, values, self.now())
         return settings
 

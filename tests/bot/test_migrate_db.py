@@ -16,13 +16,15 @@ import pytest
 from bot.__main__ import main
 from bot.storage import open_database
 from bot.tables import TableService
+from bot.tables.invitations import Invitations
 from bot.tournaments.service import TournamentService
 
 GUILD, HOST = 1, 10**17 + 5  # snowflake-sized ids
 
 
 async def build_database(path: Path) -> None:
-    """Settings, a finished game (results, ratings), a running one (timers), a lobby."""
+    """Settings, a finished game (results, ratings), a running one (timers), a lobby with
+    an invitation."""
     repo = await open_database(path)
     try:
         service = TableService(repo, rng=random.Random(3))
@@ -39,7 +41,8 @@ async def build_database(path: Path) -> None:
                 table = (await service.play(table.id, user, move)).table
             if channel == 11:
                 await service.resign(table.id, HOST + 1)
-        await service.open_table(GUILD, 13, "senet", None, HOST, "Host")
+        lobby = await service.open_table(GUILD, 13, "senet", None, HOST, "Host")
+        await Invitations(service, repo).invite(lobby.id, HOST, [(HOST + 3, "Invited", None)])
         await add_tournament(repo, service)
     finally:
         await repo.close()

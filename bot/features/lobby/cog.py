@@ -13,6 +13,7 @@ from bot.features.common.commands import Callback, GroupCog, SlashOption, slash,
 from bot.features.common.faults import cooldown
 from bot.features.common.services import Services
 from bot.features.guide.rules import SHUFFLE_HELP, SIDE_HELP, option_help, playable_options
+from bot.features.lobby.invites import INVITE_HELP, INVITE_OPTIONS, unique_members
 from bot.features.lobby.lobbies import LobbyKeeper
 from bot.features.lobby.opening import LobbyActions
 from bot.features.settings.settings import ABSENCE_CHOICES, DEADLINE_CHOICES
@@ -47,8 +48,16 @@ def game_options(game: str) -> list[SlashOption]:
             for option in playable_options(game)]
 
 
+def invite_options(game: str) -> list[SlashOption]:
+    """invite1, invite2, ...: one member option per seat besides the host's (three at most)."""
+    count = min(len(INVITE_OPTIONS), get_engine(game).max_players - 1)
+    return [SlashOption(name, discord.Member | None, INVITE_HELP, None)
+            for name in INVITE_OPTIONS[:count]]
+
+
 def play_callback(actions: LobbyActions, game: str) -> Callback:
-    """A callback whose signature lists the game's options, then the table's."""
+    """A callback whose signature lists the game's options, then the table's, then the
+    members to invite."""
     shown = presentation(game)
     sides = [str(side) for side in get_engine(game).info.sides] if shown.lobby_sides else []
 
@@ -58,14 +67,16 @@ def play_callback(actions: LobbyActions, game: str) -> Callback:
         deadline = values.pop("deadline", None)
         absence = values.pop("absence", None)
         hints = values.pop("hints", None)
+        invites = unique_members([values.pop(name, None) for name in INVITE_OPTIONS])
         chosen = {name: value for name, value in values.items() if value is not None}
         await actions.open_table(interaction, game, chosen, shuffle=shuffle is not False,
                                  side=sides.index(side) if side else None,
-                                 deadline=deadline, absence=absence, hints=bool(hints))
+                                 deadline=deadline, absence=absence, hints=bool(hints),
+                                 invites=invites)
 
     seating = (SlashOption("side", Literal[tuple(sides)], shown.side_help or SIDE_HELP, None)
                if sides else SlashOption("shuffle", bool, SHUFFLE_HELP, True))
-    options = [*game_options(game), seating, *TABLE_OPTIONS]
+    options = [*game_options(game), seating, *TABLE_OPTIONS, *invite_options(game)]
     play = with_options(play, game, options)
     return app_commands.choices(  # type: ignore[misc]  # int and str choices: see settings/cog.py
         deadline=DEADLINE_CHOICES, absence=ABSENCE_CHOICES)(play)

@@ -13,10 +13,11 @@ from bot.tables import Table, TableService
 from bot.tables.computers import LEVELS
 
 
-def computer_items(table: Table, locale: object) -> list[ui.Item[Any]]:
-    """Add computer (one button per level) and Remove computer; the host's to press."""
+def computer_items(table: Table, locale: object, held: int = 0) -> list[ui.Item[Any]]:
+    """Add computer (one button per level, while a seat is free and not `held` for an
+    invited member) and Remove computer; the host's to press."""
     items: list[ui.Item[Any]] = []
-    if len(table.seats) < table.engine.max_players:
+    if len(table.seats) + held < table.engine.max_players:
         for level in LEVELS:
             items.append(LobbyButton(table.id, f"cpu{level}", emoji="🤖", label=t(
                 locale, "Add computer ({level})", level=t(locale, LEVEL_NAMES[level]))))

@@ -7,6 +7,8 @@
 - Expired lobbies (the sweeper, `expire`): the lobby message is edited to say so.
 - /cancel (`cancel_here`): the host cancels a lobby; in a running game a member with Manage
   Messages or the server's cancel role ends it unrated, its log kept; the channel is told.
+- A table's end (`edit_lobby`, `show_result`): the lobby message says what became of the
+  table (expired, cancelled, or the result with a link to the final board), without buttons.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from bot.features.common.faults import defer, guarded
 from bot.features.common.places import Places
 from bot.features.common.services import Services
 from bot.features.lobby.lobby import lobby_embed
+from bot.features.table.board import final_lines
 from bot.i18n import N_, t, tn
 from bot.tables import GuildSettings, Table, TableError
+from bot.tables.invitations import Invitations
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +51,12 @@ def _expired_note(locale: object, minutes: int) -> str:
 
 
 class LobbyKeeper:
-    def __init__(self, services: Services, places: Places) -> None:
+    def __init__(self, services: Services, places: Places, invitations: Invitations) -> None:
         self.service = services.tables
         self.languages = services.languages
         self.owns_guild = services.owns_guild
         self.places = places
+        self.invitations = invitations
 
     # -- the lobby message -------------------------------------------------------------------
 
@@ -121,6 +126,7 @@ class LobbyKeeper:
         their messages; returns how many."""
         ended = await self.service.upkeep.expire_lobbies(guilds=self.owns_guild)
         for table, minutes in ended:
+            await self.invitations.forget(table.id)
             await self.edit_lobby(table, functools.partial(_expired_note, minutes=minutes))
         return len(ended)
 
@@ -128,17 +134,37 @@ class LobbyKeeper:
                          **params: Any) -> None:
         """Show the table's end on its lobby message, without buttons (`note`: a msgid, or
         the text for a locale)."""
+
+        def embed(loc: object) -> discord.Embed:
+            text = note(loc) if callable(note) else t(loc, note, **params)
+            return lobby_embed(table, loc, note=text)
+
+        await self._edit(table, embed)
+    async def show_result(self, table: Table, board_url: str | None) -> None:
+        """A finished table's lobby message: the winner, the standings and a link to the
+        final board."""
+
+        def embed(loc: object) -> discord.Embed:
+            shown = lobby_embed(table, loc)
+            lines = final_lines(table, loc)
+            if board_url is not None:
+                lines.append(t(loc, "[See the final board]({url})", url=board_url))
+            shown.add_field(name=t(loc, "Result"), value="\n".join(lines)[:1024] or "—",
+                            inline=False)
+            return shown
+
+        await self._edit(table, embed)
+
+    async def _edit(self, table: Table, embed: Callable[[object], discord.Embed]) -> None:
         if table.lobby_message_id is None or table.lobby_channel_id is None:
             return
         channel = await self.places.channel(table.lobby_channel_id)
         if channel is None:
             return
         loc = self.places.locale_of(channel)
-        text = note(loc) if callable(note) else t(loc, note, **params)
-        embed = lobby_embed(table, loc, note=text)
-        try:
-            await channel.get_partial_message(table.lobby_message_id).edit(embed=embed,
-                                                                           view=None)
+        try:  # no text: an invitation line there is answered once the lobby has ended
+            await channel.get_partial_message(table.lobby_message_id).edit(
+                content=None, embed=embed(loc), view=None)
         except discord.HTTPException as err:
             log.info("table %s: lobby message not edited (%s)", table.id, err)
 
@@ -179,7 +205,8 @@ class LobbyKeeper:
                 except discord.HTTPException as err:
                     log.info("table %s: cancel notice not posted (%s)", table.id, err)
         else:
-            await self.edit_lobby(table, N_("Cancelled by {name} with {/cancel}."), name=name)
+            await self.invitations.forget(table.id)
+        await self.edit_lobby(table, N_("Cancelled by {name} with {/cancel}."), name=name)
 
 
 class ReplaceLobby(Rebuilt, ui.DynamicItem[ui.Button], template=r"lobbyclose:(?P<table>\d+)"):

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import ui
 
-from bot.features.common.badges import COLOUR, clean_name, computer_label, game_title
+from bot.features.common.badges import (
+    COLOUR,
+    clean_name,
+    computer_label,
+    game_title,
+    seat_names,
+)
 from bot.features.guide.rules import value_label
 from bot.features.lobby.components import LobbyButton
 from bot.features.lobby.computers import computer_items
@@ -16,6 +23,7 @@ from bot.games import presentation
 from bot.i18n import t
 from bot.i18n.commands import t_plain
 from bot.i18n.grammar import option_label
+from bot.storage.lobbies import InvitationRow
 from bot.tables import Table
 from bot.tables.computers import computer_level
 
@@ -45,7 +53,8 @@ def options_summary(table: Table, locale: object) -> str:
     return " · ".join(parts)
 
 
-def seats_text(table: Table, locale: object) -> str:
+def seats_text(table: Table, locale: object, held: Sequence[InvitationRow] = ()) -> str:
+    """The seats in join order, then the seats held for invited members (⏳)."""
     lines = []
     for index, seat in enumerate(table.seats):
         name = clean_name(seat.name)
@@ -59,10 +68,32 @@ def seats_text(table: Table, locale: object) -> str:
             name = f"{shown.side_mark(seat.side)} {name} · " + shown.side_name(
                 locale, seat.side)
         lines.append(f"{index + 1}. {name}")
+    for index, row in enumerate(held, start=len(lines)):
+        name = t(locale, "⏳ waiting for {name}", name=clean_name(row.name))
+        if has_sides(table.game) and row.side is not None:
+            shown = presentation(table.game)
+            name = f"{shown.side_mark(row.side)} {name} · " + shown.side_name(locale, row.side)
+        lines.append(f"{index + 1}. {name}")
     return "\n".join(lines) or "—"
 
 
-def status_text(table: Table, locale: object, where: str | None) -> str:
+def winner_text(table: Table, locale: object) -> str:
+    """'This game is over: Aki won.' (or a draw, or the winners who share the first place)."""
+    ranks = (table.outcome or {}).get("ranks") or []
+    names = seat_names(table, locale)
+    winners = [clean_name(names[seat]) for seat, rank in enumerate(ranks)
+               if rank == 1 and seat < len(names)]
+    if not winners:
+        return t(locale, "This game is over.")
+    if len(winners) == len(names) and len(names) > 1:
+        return t(locale, "This game is over: a draw.")
+    if len(winners) == 1:
+        return t(locale, "This game is over: **{name}** won.", name=winners[0])
+    return t(locale, "This game is over: **{names}** share the win.", names=", ".join(winners))
+
+
+def status_text(table: Table, locale: object, where: str | None,
+                held: Sequence[InvitationRow] = ()) -> str:
     eng = table.engine
     if table.status == "lobby":
         text = t(locale, "Waiting for players: {seated} seated, {low}–{high} can play. "
@@ -72,10 +103,14 @@ def status_text(table: Table, locale: object, where: str | None) -> str:
             text = t(locale, "Waiting for players: {seated} of {high} seated. The host presses "
                      "**Start** when everyone is in.", seated=len(table.seats),
                      high=eng.max_players)
+        if held:
+            text += "\n" + t(locale, "Seats held for invited players until they press "
+                             "**Accept** or **Decline**: {names}.",
+                             names=", ".join(clean_name(row.name) for row in held))
     elif table.status == "running":
         text = t(locale, "The game has started.")
     elif table.status == "finished":
-        text = t(locale, "This game is over.")
+        text = winner_text(table, locale)
     else:
         text = t(locale, "This table was cancelled.")
     if where and table.status in ("lobby", "running"):
@@ -85,13 +120,15 @@ def status_text(table: Table, locale: object, where: str | None) -> str:
 
 def lobby_embed(
     table: Table, locale: object, *, shuffle: bool = True, where: str | None = None,
-    note: str | None = None,
+    note: str | None = None, held: Sequence[InvitationRow] = (),
 ) -> discord.Embed:
+    """The lobby message's embed; `held`: the seats held for invited members."""
     title = t(locale, "{game} · table {table}", game=game_title(locale, table.game),
               table=table.id)
-    embed = discord.Embed(title=title, description=status_text(table, locale, where),
+    held = held if table.status == "lobby" else ()
+    embed = discord.Embed(title=title, description=status_text(table, locale, where, held),
                           colour=COLOUR)
-    embed.add_field(name=t(locale, "Seats"), value=seats_text(table, locale), inline=True)
+    embed.add_field(name=t(locale, "Seats"), value=seats_text(table, locale, held), inline=True)
     embed.add_field(name=t(locale, "Options"), value=options_summary(table, locale), inline=True)
     if has_sides(table.game):
         order = t(locale, "players choose their side; otherwise decided at start")
@@ -113,12 +150,19 @@ def lobby_embed(
     return embed
 
 
-def lobby_items(table: Table, locale: object, *, shuffle: bool = True) -> list[ui.Item[Any]]:
-    """The lobby buttons; none once the table has left the lobby."""
+def lobby_items(table: Table, locale: object, *, shuffle: bool = True,
+                held: Sequence[InvitationRow] = ()) -> list[ui.Item[Any]]:
+    """The lobby buttons; none once the table has left the lobby. While seats are held:
+    Accept and Decline (for the invited) and Withdraw invitations (for the host) first."""
     if table.status != "lobby":
         return []
     eng = table.engine
     items: list[ui.Item[Any]] = []
+    if held:
+        items.append(LobbyButton(table.id, "accept", label=t(locale, "Accept"), emoji="✅",
+                                 style=discord.ButtonStyle.success))
+        items.append(LobbyButton(table.id, "decline", label=t(locale, "Decline")))
+        items.append(LobbyButton(table.id, "uninvite", label=t(locale, "Withdraw invitations")))
     if has_sides(table.game):
         shown = presentation(table.game)
         for side in range(len(eng.info.sides)):
@@ -130,13 +174,14 @@ def lobby_items(table: Table, locale: object, *, shuffle: bool = True) -> list[u
         items.append(LobbyButton(table.id, "join", label=t(locale, "Join"),
                                  style=discord.ButtonStyle.success))
     items.append(LobbyButton(table.id, "leave", label=t(locale, "Leave")))
-    ready = eng.min_players <= len(table.seats) <= eng.max_players
+    # with seats held, Start is pressable: it says whom the table waits for
+    ready = eng.min_players <= len(table.seats) + len(held) and len(table.seats) <= eng.max_players
     items.append(LobbyButton(table.id, "start" if shuffle else "startfixed",
                              label=t(locale, "Start"), style=discord.ButtonStyle.primary,
                              disabled=not ready))
     items.append(LobbyButton(table.id, "cancel", label=t(locale, "Cancel"),
                              style=discord.ButtonStyle.danger))
-    items.extend(computer_items(table, locale))
+    items.extend(computer_items(table, locale, held=len(held)))
     return items
 
 

@@ -4,6 +4,7 @@ wants one), join, leave, add computers, start; a start posts the first board."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Final
 
 import discord
@@ -15,13 +16,21 @@ from bot.features.common.faults import defer, defer_publicly
 from bot.features.common.replies import display_name, refuse, tell
 from bot.features.common.services import Services
 from bot.features.lobby.computers import lobby_computer
+from bot.features.lobby.invites import (
+    invitation_line,
+    invite_problem,
+    invited_mentions,
+    refusal_text,
+)
 from bot.features.lobby.lobbies import LobbyKeeper
 from bot.features.lobby.lobby import lobby_embed, lobby_items, shuffle_from_message
 from bot.features.table.in_time import InTime
 from bot.features.table.moves import publish_and_answer
 from bot.features.table.publish import Publisher
 from bot.i18n import t
-from bot.tables import MoveResult, TableError
+from bot.storage.lobbies import InvitationRow
+from bot.tables import MoveResult, Table, TableError
+from bot.tables.invitations import InvitationError, Invitations
 from engines import get_engine
 
 log = logging.getLogger(__name__)
@@ -33,12 +42,13 @@ class LobbyActions:
     """The lobby feature's handlers (its buttons' `LobbyPresses`)."""
 
     def __init__(self, services: Services, keeper: LobbyKeeper, publisher: Publisher,
-                 in_time: InTime) -> None:
+                 in_time: InTime, invitations: Invitations) -> None:
         self.service = services.tables
         self.languages = services.languages
         self.orphans = keeper
         self.publisher = publisher
         self.in_time = in_time
+        self.invitations = invitations
 
     def _thread_plan(self, interaction: discord.Interaction) -> tuple[bool, str | None]:
         """(open a thread?, a note explaining why not when a thread was possible)."""
@@ -70,7 +80,10 @@ class LobbyActions:
         self, interaction: discord.Interaction, game: str, options: dict[str, Any], *,
         shuffle: bool = True, side: int | None = None, deadline: int | None = None,
         absence: str | None = None, hints: bool = False,
+        invites: Sequence[discord.abc.User] = (),
     ) -> None:
+        """/play <game>: a lobby here (or in its own thread), the host seated, and a seat held
+        for each member in `invites` (each mentioned once on the lobby message)."""
         loc = interaction.locale
         channel = interaction.channel
         if interaction.guild is None or channel is None:
@@ -82,6 +95,10 @@ class LobbyActions:
         send = "send_messages_in_threads" if in_thread else "send_messages"
         if not getattr(perms, send):
             await tell(interaction, missing_permission_text(loc, send, channel.mention))
+            return
+        refused = invite_problem(loc, game, interaction.user, invites)
+        if refused is not None:
+            await tell(interaction, refused)
             return
         problem = self._check_options(game, options)
         if problem is not None:
@@ -142,12 +159,25 @@ class LobbyActions:
             if thread is not None:
                 await self._drop_thread(thread)
             raise
+        held: list[InvitationRow] = []
+        try:
+            if invites:
+                held = await self.invitations.invite(
+                    table.id, table.host_id,
+                    [(member.id, display_name(member), None) for member in invites])
+        except BaseException:  # the database failed: the lobby must not block anything
+            await self.orphans.discard(table)
+            if thread is not None:
+                await self._drop_thread(thread)
+            raise
         where = f"<#{table.place_id}>" if table.place_id != channel.id else None
-        embed = lobby_embed(table, public, shuffle=shuffle, where=where, note=note)
+        embed = lobby_embed(table, public, shuffle=shuffle, where=where, note=note, held=held)
+        line = invitation_line(table, held, public)
+        text: dict[str, Any] = {"content": line} if line else {}
         try:
             lobby = await interaction.followup.send(
-                embed=embed, view=view_of(lobby_items(table, public, shuffle=shuffle)),
-                wait=True)
+                embed=embed, view=view_of(lobby_items(table, public, shuffle=shuffle, held=held)),
+                allowed_mentions=invited_mentions(held), wait=True, **text)
         except discord.HTTPException:  # nobody can see or join it: it must not block
             await self.orphans.discard(table)
             if thread is not None:
@@ -176,38 +206,29 @@ class LobbyActions:
         loc = await self.languages.of_interaction(interaction)
         shuffle = shuffle_from_message(interaction.message)
         await defer(interaction)
-        user = interaction.user
         result: MoveResult | None = None
         try:
-            if action.startswith("cpu"):  # add or remove a computer player
-                table = await lobby_computer(self.service, table_id, user.id, action)
-            elif action.startswith("join"):
-                side = int(action[4:]) if action[4:] else None
-                table = await self.service.join(table_id, user.id, display_name(user), side=side)
-            elif action == "leave":
-                table = await self.service.leave(table_id, user.id)
-            elif action == "cancel":
-                assert interaction.guild_id is not None  # lobby messages are in servers
-                settings = await self.service.settings.get(interaction.guild_id)
-                can_manage = settings.may_cancel(
-                    {role.id for role in getattr(user, "roles", [])},
-                    can_manage=bool(getattr(interaction.permissions, "manage_messages", False)))
-                # lobby_only: this old message can never end the game that followed it
-                table = await self.service.cancel(table_id, user.id, can_manage=can_manage,
-                                                  lobby_only=True)
-            else:
-                result = await self.service.start(table_id, user.id, shuffle=action == "start")
-                table = result.table
+            table, result = await self._act(interaction, table_id, action)
         except TableError as err:
             await refuse(interaction, err)
             if err.code == "not_lobby":  # a stale lobby message: show what became of it
                 await self._refresh_lobby(interaction, table_id, loc, shuffle)
             return
+        except InvitationError as err:
+            await tell(interaction, refusal_text(err, interaction.locale))
+            return
+        if action == "decline":
+            await tell(interaction, t(interaction.locale, "You declined the invitation to "
+                                      "table {table}; your seat is free again.", table=table_id))
+        held = await self.invitations.pending(table.id) if table.status == "lobby" else []
         where = f"<#{table.place_id}>" if table.place_id != interaction.channel_id else None
+        edits: dict[str, Any] = {}
+        if not held:  # the invitation line is answered: only the lobby stays
+            edits["content"] = None
         try:
             await interaction.edit_original_response(
-                embed=lobby_embed(table, loc, shuffle=shuffle, where=where),
-                view=view_of(lobby_items(table, loc, shuffle=shuffle)))
+                embed=lobby_embed(table, loc, shuffle=shuffle, where=where, held=held),
+                view=view_of(lobby_items(table, loc, shuffle=shuffle, held=held)), **edits)
         except discord.HTTPException as err:  # the game goes on; its buttons refuse politely
             log.warning("table %s: the lobby message could not be updated (%s)", table_id, err)
         if result is not None:
@@ -215,13 +236,65 @@ class LobbyActions:
                                      self.publisher.publish(result, interaction=interaction),
                                      table)
 
+    async def _act(self, interaction: discord.Interaction, table_id: int,
+                   action: str) -> tuple[Table, MoveResult | None]:
+        """Do what a lobby button asks: the table afterwards (and the start's first moves).
+        Raises TableError or InvitationError for a refusal."""
+        user = interaction.user
+        if action.startswith("cpu"):  # add or remove a computer player
+            if action != "cpuremove":  # not on a seat held for an invited member
+                table = await self.service.get(table_id)
+                if user.id == table.host_id:
+                    await self.invitations.check_computer(table)
+            return await lobby_computer(self.service, table_id, user.id, action), None
+        if action == "accept":
+            return await self.invitations.accept(table_id, user.id, display_name(user)), None
+        if action == "decline":
+            return await self.invitations.decline(table_id, user.id), None
+        if action == "uninvite":
+            return await self.invitations.withdraw(table_id, user.id), None
+        invited = {row.user_id for row in await self.invitations.pending(table_id)}
+        if action.startswith("join"):
+            side = int(action[4:]) if action[4:] else None
+            if user.id in invited and side is None:  # Join from an invited member: Accept
+                return await self.invitations.accept(table_id, user.id, display_name(user)), None
+            await self.invitations.check_join(await self.service.get(table_id), user.id, side)
+            table = await self.service.join(table_id, user.id, display_name(user), side=side)
+            if user.id in invited:  # seated on a side of their choice: the invitation is used
+                await self.invitations.forget(table_id, user.id)
+            return table, None
+        if action == "leave":
+            if user.id in invited:  # not seated yet: Leave declines
+                return await self.invitations.decline(table_id, user.id), None
+            table = await self.service.leave(table_id, user.id)
+            if table.status != "lobby":  # the host left: the lobby is cancelled
+                await self.invitations.forget(table_id)
+            return table, None
+        if action == "cancel":
+            assert interaction.guild_id is not None  # lobby messages are in servers
+            settings = await self.service.settings.get(interaction.guild_id)
+            can_manage = settings.may_cancel(
+                {role.id for role in getattr(user, "roles", [])},
+                can_manage=bool(getattr(interaction.permissions, "manage_messages", False)))
+            # lobby_only: this old message can never end the game that followed it
+            table = await self.service.cancel(table_id, user.id, can_manage=can_manage,
+                                              lobby_only=True)
+            await self.invitations.forget(table_id)
+            return table, None
+        table = await self.service.get(table_id)
+        if table.status == "lobby" and user.id == table.host_id:
+            await self.invitations.check_start(table_id)
+        result = await self.service.start(table_id, user.id, shuffle=action == "start")
+        return result.table, result
+
     async def _refresh_lobby(self, interaction: discord.Interaction, table_id: int,
                              loc: object, shuffle: bool) -> None:
         try:
             table = await self.service.get(table_id)
             where = f"<#{table.place_id}>" if table.place_id != interaction.channel_id else None
             await interaction.edit_original_response(
-                embed=lobby_embed(table, loc, shuffle=shuffle, where=where), view=None)
+                content=None, embed=lobby_embed(table, loc, shuffle=shuffle, where=where),
+                view=None)
         except (TableError, discord.HTTPException) as err:
             log.info("table %s: stale lobby not refreshed (%s)", table_id, err)
 

@@ -21,6 +21,8 @@ DEFAULTS_HELP = {
     "max_tables": N_("Most tables open at once on this server (default 50)"),
     "lobby_minutes": N_("Minutes a lobby waits to be started before it closes (default 30)"),
     "season": N_("Leaderboard seasons; the season's end is posted in this channel"),
+    "result_lines": N_("When a game played in a thread ends, post its result in the channel "
+                       "(default on)"),
 }
 ROLE_HELP = {
     "cancel_role": N_("A role whose members may cancel any table"),
@@ -52,10 +54,12 @@ class SettingsCog(FeatureCog):
         organiser_role: discord.Role | None = None,
         clear_organiser_role: bool | None = None,
         season: str | None = None,
+        result_lines: bool | None = None,
     ) -> None:
         values = {"deadline_seconds": deadline, "absence_rule": absence,
                   "max_misses": max_misses, "channel_policy": channel, "language": language,
-                  "max_tables": max_tables, "lobby_minutes": lobby_minutes, "season": season}
+                  "max_tables": max_tables, "lobby_minutes": lobby_minutes, "season": season,
+                  "result_lines": result_lines}
         changes: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
         for name, role, clear in (("cancel_role_id", cancel_role, clear_cancel_role),
                                   ("organiser_role_id", organiser_role, clear_organiser_role)):

@@ -106,6 +106,9 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
          minutes_text(locale, settings.lobby_minutes)),
         (t(locale, "Role that may run tournaments"), organisers),
         (t(locale, "Leaderboard seasons"), season_label(locale, settings)),
+        (t(locale, "Results of games in threads"),
+         t(locale, "posted in the channel") if settings.result_lines
+         else t(locale, "only in the thread and on the lobby")),
     ]
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=False)

@@ -19,7 +19,7 @@ import asyncio
 import io
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -85,6 +85,8 @@ class Publisher:
         self.places = places
         self._posted_listeners: list[Callable[[Table], None]] = []
         self._more_controls: list[MoreControls] = []
+        self._finished_listeners: list[Callable[[Table, int], Awaitable[None]]] = []
+        self._final_items: list[Callable[[Table, object], list[Any]]] = []
         self._locks: dict[int, asyncio.Lock] = {}
         self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._dm_closed: dict[int, set[int]] = {}
@@ -104,6 +106,14 @@ class Publisher:
         """Call `listener(table)` after each board of a running table is posted (the
         computer players move next)."""
         self._posted_listeners.append(listener)
+
+    def on_finished(self, listener: Callable[[Table, int], Awaitable[None]],
+                    items: Callable[[Table, object], list[Any]] | None = None) -> None:
+        """Await `listener(table, board message id)` once the final board of a finished
+        table is posted; `items(table, locale)`: components for that final board."""
+        self._finished_listeners.append(listener)
+        if items is not None:
+            self._final_items.append(items)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -331,7 +341,7 @@ class Publisher:
                 notes.append(t(locale, "(The picture could not be drawn this time.)"))
         if table.status == "finished":
             content = game_over_text(table, events, locale, notes)
-            items: list[Any] = []
+            items: list[Any] = [item for made in self._final_items for item in made(table, locale)]
         else:
             content = board_text(table, events, locale, notes)
             items = self.items(table, locale)
@@ -360,6 +370,11 @@ class Publisher:
             self._dm_closed.pop(table.id, None)
             self._locks.pop(table.id, None)
             self._texts.pop(table.id, None)
+            for listener in self._finished_listeners:
+                try:
+                    await listener(table, message.id)
+                except Exception:  # the game is over and saved: only its news is missing
+                    log.exception("table %s: an end listener failed", table.id)
         return True
 
     @staticmethod
