@@ -134,7 +134,7 @@ async def test_japanese_invitation(world: World) -> None:
     lobby = opened.response
     assert "招待" in lobby.content, lobby.content
     labels = set(button_ids(lobby).values())
-    assert "参加する" in labels or "承諾" in labels, labels
+    assert "受け入れる" in labels and "断る" in labels, labels  # Accept, Decline
 
 
 async def test_a_held_seat_is_not_given_to_a_computer(world: World) -> None:

@@ -4,8 +4,10 @@ are drawn in worker processes."""
 
 from __future__ import annotations
 
+import multiprocessing.process
 from pathlib import Path
 
+import pytest
 import simcord
 
 from tests.bot.conftest import SEED, World, button_ids, make_bot, open_and_start, png_of
@@ -53,9 +55,15 @@ async def test_a_board_discord_refused_is_posted_later_by_itself(world: World) -
     assert button_ids(boards[-1])  # with the next player's controls
 
 
-async def test_pictures_drawn_in_worker_processes(tmp_path: Path, error_trap) -> None:
+async def test_pictures_drawn_in_worker_processes(tmp_path: Path, error_trap,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.config import Config
     from bot.storage import open_database
+
+    # simcord freezes time.monotonic, and multiprocessing's reaping of finished children
+    # (run by every Process.start) then polls with a timeout that never runs out: the bot
+    # starts its warm workers one after another, so reaping is left out here.
+    monkeypatch.setattr(multiprocessing.process, "_cleanup", lambda: None)
 
     database = tmp_path / "bot.sqlite3"
     await (await open_database(database)).close()
