@@ -23,7 +23,7 @@ import signal
 import sys
 from collections.abc import Coroutine
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from bot import metrics
@@ -223,7 +223,7 @@ def use_api_base(base: str | None) -> None:
     logging.getLogger(__name__).info("Discord's REST API through %s", base)
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
+def run(main: Coroutine[object, object, T]) -> T:
     """`asyncio.run(main)` on uvloop's event loop where uvloop is installed (not on Windows)
     and not turned off with BOT_UVLOOP=0, else on asyncio's own."""
     log = logging.getLogger(__name__)

@@ -10,11 +10,29 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prometheus_client import Counter, Gauge, Histogram
 
 log = logging.getLogger(__name__)
 
-_metrics: dict[str, Any] = {}
+
+@dataclass(frozen=True)
+class _Metrics:
+    moves: Counter
+    answer: Histogram
+    board: Histogram
+    errors: Counter
+    refused: Counter
+    tables: Gauge
+    queue: Gauge
+
+
+_metrics: _Metrics | None = None  # None: metrics are off
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
 
 
@@ -35,8 +53,9 @@ def start(port: int, address: str = "0.0.0.0") -> bool:  # noqa: S104  (inside a
     except ImportError:
         log.warning("BOT_METRICS_PORT is set but prometheus-client is not installed")
         return False
-    if not _metrics:
-        _metrics.update(
+    global _metrics
+    if _metrics is None:
+        _metrics = _Metrics(
             moves=prom.Counter("bot_moves", "Moves committed (players, computers, deadlines)"),
             answer=prom.Histogram("bot_answer_seconds", "Time to answer an interaction",
                                   buckets=LATENCY_BUCKETS),
@@ -51,14 +70,13 @@ def start(port: int, address: str = "0.0.0.0") -> bool:  # noqa: S104  (inside a
         from bot import workers
 
         for lane in workers.LANES:
-            _metrics["queue"].labels(lane).set_function(
-                lambda lane=lane: _queue_length(workers, lane))
+            _metrics.queue.labels(lane).set_function(partial(_queue_length, workers, lane))
     prom.start_http_server(port, addr=address)
     log.info("metrics on :%s/metrics", port)
     return True
 
 
-def _queue_length(workers: Any, lane: str) -> float:
+def _queue_length(workers: ModuleType, lane: str) -> float:
     try:
         return float(workers.current().queue_lengths().get(lane, 0))
     except RuntimeError:  # no event loop in the metrics thread and no pools installed
@@ -66,36 +84,36 @@ def _queue_length(workers: Any, lane: str) -> float:
 
 
 def enabled() -> bool:
-    return bool(_metrics)
+    return _metrics is not None
 
 
 def move(count: int = 1) -> None:
-    if _metrics:
-        _metrics["moves"].inc(count)
+    if _metrics is not None:
+        _metrics.moves.inc(count)
 
 
 def answered(seconds: float) -> None:
-    if _metrics:
-        _metrics["answer"].observe(seconds)
+    if _metrics is not None:
+        _metrics.answer.observe(seconds)
 
 
 def board_posted(seconds: float) -> None:
-    if _metrics:
-        _metrics["board"].observe(seconds)
+    if _metrics is not None:
+        _metrics.board.observe(seconds)
 
 
 def error(kind: str) -> None:
-    if _metrics:
-        _metrics["errors"].labels(kind).inc()
+    if _metrics is not None:
+        _metrics.errors.labels(kind).inc()
 
 
 def refused(cause: str) -> None:
     """An interaction refused because `cause` ("database", "discord") is unavailable."""
-    if _metrics:
-        _metrics["refused"].labels(cause).inc()
+    if _metrics is not None:
+        _metrics.refused.labels(cause).inc()
 
 
 def open_tables(counts: dict[str, int]) -> None:
-    if _metrics:
+    if _metrics is not None:
         for status, count in counts.items():
-            _metrics["tables"].labels(status).set(count)
+            _metrics.tables.labels(status).set(count)

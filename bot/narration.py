@@ -9,14 +9,14 @@ card and are skipped; cards are named only once revealed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.features.common.badges import seat_label
 from bot.games import Phrase, presentation
 from bot.i18n.grammar import join_phrases, subject_sentence
+from engines.base import Event
 
 
-def phrases(game: str, events: Sequence[dict[str, Any]], names: Sequence[str],
+def phrases(game: str, events: Sequence[Event], names: Sequence[str],
             locale: object = None) -> list[Phrase]:
     """One (subject, text) per event worth telling (the game's presentation says which)."""
     narrate_one = presentation(game).phrase
@@ -32,7 +32,7 @@ def phrases(game: str, events: Sequence[dict[str, Any]], names: Sequence[str],
     return out
 
 
-def narrate(game: str, events: Sequence[dict[str, Any]], names: Sequence[str],
+def narrate(game: str, events: Sequence[Event], names: Sequence[str],
             locale: object = None) -> str:
     """The events as short sentences; phrases of one player in a row share the subject."""
     sentences: list[str] = []

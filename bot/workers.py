@@ -38,13 +38,17 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
 
 from engines import registry
+
+if TYPE_CHECKING:
+    from multiprocessing.context import ForkServerContext, SpawnContext
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = ParamSpec("P")
 LANES = ("boards", "search", "background")
 PRELOAD = ["renderers", "engines", "engines.ai"]  # imported once by the fork server
 THREAD_SLOTS = 2  # without processes: jobs at once per lane (more only fight for the GIL)
@@ -67,7 +71,7 @@ class Lane:
     def __post_init__(self) -> None:
         self._slots = asyncio.Semaphore(self.processes or THREAD_SLOTS)
 
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         if self.refuse_when_full and self.waiting >= self.queue_limit:
             raise Busy(self.name)
         self.waiting += 1
@@ -99,7 +103,7 @@ def _serve(conn: Connection) -> None:
             return
         try:
             registry.sync(games)
-            answer: tuple[bool, Any] = (True, fn(*args, **kwargs))
+            answer: tuple[bool, object] = (True, fn(*args, **kwargs))
         except Exception as err:  # noqa: BLE001  (the caller gets it)
             answer = (False, err)
         try:
@@ -111,20 +115,20 @@ def _serve(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: ForkServerContext | SpawnContext) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_serve, args=(child,), daemon=True,
                                    name="bot-worker")
         self.process.start()
         child.close()
-        self.future: asyncio.Future[Any] | None = None
+        self.future: asyncio.Future[object] | None = None
 
 
 class ProcessPool:
     """`processes` worker processes, each running one job at a time, driven by the event
     loop (jobs wait for a free worker in order)."""
 
-    def __init__(self, processes: int, ctx: Any) -> None:
+    def __init__(self, processes: int, ctx: ForkServerContext | SpawnContext) -> None:
         self.processes = processes
         self._ctx = ctx
         self._workers: list[_Worker] = []
@@ -160,8 +164,8 @@ class ProcessPool:
         os.set_blocking(worker.conn.fileno(), True)
         return worker
 
-    async def run(self, fn: Callable[..., T], args: tuple[Any, ...],
-                  kwargs: dict[str, Any]) -> T:
+    async def run(self, fn: Callable[..., T], args: tuple[object, ...],
+                  kwargs: dict[str, object]) -> T:
         idle = self._start()
         while True:
             worker = await idle.get()
@@ -178,7 +182,8 @@ class ProcessPool:
                 worker.future = None
                 idle.put_nowait(worker)
                 raise
-            return await future  # cancelled: the worker still finishes, then is free again
+            # what fn returned; cancelled: the worker still finishes, then is free again
+            return cast(T, await future)
 
     def _answered(self, worker: _Worker) -> None:
         if worker not in self._workers:  # retired already (its pipe broke on a send)
@@ -219,7 +224,7 @@ class ProcessPool:
         self._idle = None
 
 
-def _context() -> Any:
+def _context() -> ForkServerContext | SpawnContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(PRELOAD)
@@ -328,6 +333,6 @@ def current() -> Workers:
     return _fallback[loop]
 
 
-async def run(lane: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+async def run(lane: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """`fn(*args, **kwargs)` in that lane's workers; returns its result."""
     return await current().lane(lane).run(fn, *args, **kwargs)

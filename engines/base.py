@@ -13,6 +13,15 @@ from engines.options import Option
 
 CHANCE = -1
 
+# The JSON-shaped data an engine exchanges with the bot and the renderers: plain dicts, lists,
+# strings, numbers, booleans and None, named by what they hold.
+Options = dict[str, Any]  # a game's options: "players" and the game's own (`default_options`)
+Position = dict[str, Any]  # a state written out (`dump`, `load`)
+View = dict[str, Any]  # what one seat, or the spectators (seat None), may see (`view`)
+Event = dict[str, Any]  # one thing a move did, with its "type" (`apply_events`)
+Outcome = dict[str, Any]  # a finished game's result: "scores", "ranks", ... (`outcome`)
+Record = dict[str, Any]  # any other JSON object: a review, a mistake, a drawing's data
+
 
 def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
     """Competition ranking: equal scores share a rank and the next rank is skipped (1, 1, 3)."""
@@ -110,11 +119,11 @@ class Engine:
         """Each seat's score so far (higher is better) where the game keeps one, else None."""
         return None
 
-    def teams(self, options: dict[str, Any]) -> list[list[int]] | None:
+    def teams(self, options: Options) -> list[list[int]] | None:
         """The seats playing together (ranked as one), or None when everyone plays alone."""
         return None
 
-    def resigned_outcome(self, state: Any, seat: int) -> dict:
+    def resigned_outcome(self, state: Any, seat: int) -> Outcome:
         """The outcome when `seat` resigns: it (and its partners) rank last; the others keep
         the order of `standings`, or share first place where the game keeps no score."""
         options = self.dump(state)["options"]
@@ -138,10 +147,10 @@ class Engine:
             "resigned": [seat],
         }
 
-    def default_options(self, players: int) -> dict[str, Any]:
+    def default_options(self, players: int) -> Options:
         raise NotImplementedError
 
-    def new(self, players: int, options: dict[str, Any] | None = None) -> Any:
+    def new(self, players: int, options: Options | None = None) -> Any:
         raise NotImplementedError
 
     def to_act(self, state: Any) -> list[int]:
@@ -159,25 +168,25 @@ class Engine:
     def apply(self, state: Any, actor: int, move: str) -> Any:
         return self._resolve(state, actor, move, None)
 
-    def apply_events(self, state: Any, actor: int, move: str) -> tuple[Any, list[dict]]:
-        events: list[dict] = []
+    def apply_events(self, state: Any, actor: int, move: str) -> tuple[Any, list[Event]]:
+        events: list[Event] = []
         return self._resolve(state, actor, move, events), events
 
-    def _resolve(self, state: Any, actor: int, move: str, events: list[dict] | None) -> Any:
+    def _resolve(self, state: Any, actor: int, move: str, events: list[Event] | None) -> Any:
         """The next state, appending what happened to `events` unless it is None (the fast
         path of playouts). A game overrides this, or both `apply` and `apply_events`."""
         raise NotImplementedError
 
-    def outcome(self, state: Any) -> dict | None:
+    def outcome(self, state: Any) -> Outcome | None:
         raise NotImplementedError
 
-    def dump(self, state: Any) -> dict:
+    def dump(self, state: Any) -> Position:
         raise NotImplementedError
 
-    def load(self, position: dict) -> Any:
+    def load(self, position: Position) -> Any:
         raise NotImplementedError
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: Any, seat: int | None) -> View:
         raise NotImplementedError
 
     def _check_players(self, players: int) -> None:

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from bot.i18n import t
 from engines import Engine, GameSpec, OptionError, get_engine
 from engines import register as register_game
 from engines import unregister as unregister_game
+from engines.base import Event
 from engines.registry import PART_NAMES, load, part
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ class Presentation:
 
     # ---- moves --------------------------------------------------------------------------
 
-    def label(self, engine: Engine, state: Any, seat: int, move: str, locale: object) -> str:
+    def label(self, engine: Engine, state: object, seat: int, move: str, locale: object) -> str:
         """Short readable words for `move` by `seat` in `state` (the move string itself)."""
         return move
 
@@ -104,7 +104,7 @@ class Presentation:
 
     # ---- texts --------------------------------------------------------------------------
 
-    def phrase(self, event: dict[str, Any], locale: object, who: Who) -> Phrase | None:
+    def phrase(self, event: Event, locale: object, who: Who) -> Phrase | None:
         """One event (engines/EVENTS.md) as a phrase, or None when it is not worth telling."""
         return None
 
@@ -117,7 +117,7 @@ class Presentation:
         return self.guide.get(page, "")
 
 
-def events_of(engine: Engine, state: Any, seat: int, move: str) -> list[dict[str, Any]]:
+def events_of(engine: Engine, state: object, seat: int, move: str) -> list[Event]:
     """The events `move` would report (for labels); [] if it cannot be applied."""
     try:
         return engine.apply_events(state, seat, move)[1]
@@ -126,7 +126,7 @@ def events_of(engine: Engine, state: Any, seat: int, move: str) -> list[dict[str
         return []
 
 
-def first(events: list[dict[str, Any]], *kinds: str) -> dict[str, Any] | None:
+def first(events: list[Event], *kinds: str) -> Event | None:
     """The first event of one of `kinds`."""
     return next((e for e in events if e["type"] in kinds), None)
 

@@ -4,11 +4,10 @@ docs/rules/cows_leopards.md). See bot/games/__init__.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import Phrase, Presentation, Who, events_of, first
 from bot.i18n import N_, t
 from engines import Engine
+from engines.base import Event
 
 N_("Cows and Leopards")  # the engine's info.name, for the catalogues
 N_("cows"), N_("leopards")  # the engine's info.sides, for the catalogues
@@ -74,7 +73,7 @@ class CowsLeopards(Presentation):
     }
     example_plies = 16
 
-    def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
+    def label(self, engine: Engine, state: object, seat: int, move: str, loc: object) -> str:
         events = events_of(engine, state, seat, move)
         drop = first(events, "drop")
         if drop is not None:
@@ -95,7 +94,7 @@ class CowsLeopards(Presentation):
             return f"d{column}", t(locale, "Drop in column {column}", column=column)
         return f"p{point}", t(locale, "Piece on {point}", point=point)
 
-    def phrase(self, ev: dict[str, Any], loc: object, who: Who) -> Phrase | None:
+    def phrase(self, ev: Event, loc: object, who: Who) -> Phrase | None:
         kind = ev["type"]
         if kind == "drop":
             if self.engine.info.sides[ev["seat"]] == "cows":

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import Phrase, Presentation, Who, events_of, first
 from bot.i18n import N_, t
 from engines import Engine
+from engines.base import Event
 
 N_("Senet")  # the engine's info.name, for the catalogues
 
@@ -63,7 +62,7 @@ class Senet(Presentation):
     example_plies = 14
     button_kinds = frozenset({"move", "pass", "return", "try"})
 
-    def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
+    def label(self, engine: Engine, state: object, seat: int, move: str, loc: object) -> str:
         if move == "return":
             back = first(events_of(engine, state, seat, move), "water_return")
             if back is not None:
@@ -93,7 +92,7 @@ class Senet(Presentation):
                      "for a 4.", who=who)
         return None
 
-    def phrase(self, ev: dict[str, Any], loc: object, who: Who) -> Phrase | None:
+    def phrase(self, ev: Event, loc: object, who: Who) -> Phrase | None:
         kind = ev["type"]
         if kind == "throw":
             if ev.get("water"):

@@ -4,11 +4,10 @@ are private (engine info): bot.features.table.hands asks for them. See bot/games
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import Phrase, Presentation, Who, events_of, first
 from bot.i18n import N_, t, tn
 from engines import Engine
+from engines.base import Event
 
 N_("6 nimmt!")  # the engine's info.name, for the catalogues
 
@@ -72,7 +71,7 @@ class SixNimmt(Presentation):
     example_plies = 4
     button_kinds = frozenset({"take", "place"})
 
-    def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
+    def label(self, engine: Engine, state: object, seat: int, move: str, loc: object) -> str:
         # Picks are never simulated: applying the last pick would reveal the other cards.
         kind, *args = engine.parse_move(move)
         if kind in ("play", "draft"):
@@ -109,7 +108,7 @@ class SixNimmt(Presentation):
             return t(loc, "➡️ {who}: draft a card from the pool.", who=who)
         return None
 
-    def phrase(self, ev: dict[str, Any], loc: object, who: Who) -> Phrase | None:
+    def phrase(self, ev: Event, loc: object, who: Who) -> Phrase | None:
         kind = ev["type"]
         if kind == "deal":
             return None, t(loc, "Round {round}: the cards are dealt.", round=ev["round"])

@@ -4,11 +4,10 @@ docs/rules/varanasi.md). See bot/games/__init__.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import Phrase, Presentation, Who, events_of, first
 from bot.i18n import N_, t, tn
 from engines import Engine
+from engines.base import Event
 
 N_("Varanasi")  # the engine's info.name, for the catalogues
 
@@ -88,7 +87,7 @@ class Varanasi(Presentation):
     example_plies = 5
     button_kinds = frozenset({"take"})
 
-    def label(self, engine: Engine, state: Any, seat: int, move: str, loc: object) -> str:
+    def label(self, engine: Engine, state: object, seat: int, move: str, loc: object) -> str:
         events = events_of(engine, state, seat, move)
         taken = first(events, "take")
         if taken is not None:
@@ -110,7 +109,7 @@ class Varanasi(Presentation):
             return f"s{args[0]}", t(locale, "From spot {spot}", spot=args[0])
         return super().group_of(move, locale)
 
-    def phrase(self, ev: dict[str, Any], loc: object, who: Who) -> Phrase | None:
+    def phrase(self, ev: Event, loc: object, who: Who) -> Phrase | None:
         kind = ev["type"]
         if kind == "setup":
             count = len(ev["towers"])

@@ -32,7 +32,6 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -104,19 +103,19 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - gettext-
     return singular, plural
 
 
-def t(locale: object, msgid: str, /, **params: Any) -> str:
+def t(locale: object, msgid: str, /, **params: object) -> str:
     """`msgid` translated for `locale` (a Discord locale, a language tag or None), formatted."""
     return _format(locale, msgid, _catalogue(_language(locale)).gettext(msgid), params)
 
 
-def tn(locale: object, singular: str, plural: str, n: int, /, **params: Any) -> str:
+def tn(locale: object, singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of `singular`/`plural` that `locale`'s language uses for the count `n`,
     translated and formatted (give the count among `params` under its own name)."""
     text = _catalogue(_language(locale)).ngettext(singular, plural, n)
     return _format(locale, singular if n == 1 else plural, text, params)
 
 
-def _format(locale: object, msgid: str, text: str, params: dict[str, Any]) -> str:
+def _format(locale: object, msgid: str, text: str, params: dict[str, object]) -> str:
     if "{/" in msgid or "{/" in text:  # commands named in the text: Discord mentions
         from bot.i18n.commands import fields
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from bot.i18n import COMMAND_CONTEXT, translate_in_context
 
@@ -22,7 +21,7 @@ FIELD = re.compile(r"\{(/[^{}:!]+)\}")
 _ids: dict[str, int] = {}  # top-level command name -> its application command id
 
 
-def remember(commands: Iterable[Any]) -> None:
+def remember(commands: Iterable[object]) -> None:
     """Keep the ids of synced application commands (objects with `.name` and `.id`)."""
     for command in commands:
         name, command_id = getattr(command, "name", None), getattr(command, "id", None)
@@ -60,7 +59,7 @@ def fields(locale: object, *texts: str) -> dict[str, str]:
     return {f: mention(locale, f[1:]) for text in texts for f in FIELD.findall(text)}
 
 
-def t_plain(locale: object, msgid: str, /, **params: Any) -> str:
+def t_plain(locale: object, msgid: str, /, **params: object) -> str:
     """`t` for places where Discord shows mentions as raw text (embed titles and footers,
     option descriptions): commands as plain localised names."""
     from bot.i18n import t

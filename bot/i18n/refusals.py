@@ -14,7 +14,6 @@ point names and move texts are shown as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from bot.i18n import N_, t
 from bot.i18n.grammar import option_label
@@ -27,9 +26,9 @@ WORDS = (
 )
 
 
-def refusal_params(locale: object, params: Mapping[str, Any]) -> dict[str, Any]:
+def refusal_params(locale: object, params: Mapping[str, object]) -> dict[str, object]:
     """`params` with the Word values translated and option names labelled for `locale`."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for key, value in params.items():
         if isinstance(value, OptionName):
             value = option_label(locale, str(value))
@@ -39,7 +38,7 @@ def refusal_params(locale: object, params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def refusal_text(locale: object, template: str, params: Mapping[str, Any] | None = None) -> str:
+def refusal_text(locale: object, template: str, params: Mapping[str, object] | None = None) -> str:
     """The engine's refusal `template` translated for `locale` and formatted with `params`."""
     if not params:
         return t(locale, template)

@@ -42,7 +42,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Literal, ParamSpec
 
 from bot.storage import Repository, TimerRow
 from bot.tables import pipeline
@@ -53,6 +53,7 @@ from bot.tables.store import TableStore
 from bot.tables.thinking import ComputerMoves
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 LEASE = timedelta(seconds=60)  # how long a claimed timer is ours before others may take it
 
@@ -244,7 +245,9 @@ class TurnTimers:
         return Expiry(result, seat, user_id, move, misses, not was_taken, limit, forfeit)
 
 
-Callback = Callable[..., Any]  # plain or async
+# Plain or async: what they return is awaited when it is awaitable.
+OnExpire = Callable[[Expiry], object]
+OnRemind = Callable[[Table, list[int]], object]
 
 
 class DeadlineDispatcher:
@@ -261,11 +264,11 @@ class DeadlineDispatcher:
     def __init__(
         self,
         timers: TurnTimers,
-        on_expire: Callback,
-        on_remind: Callback,
+        on_expire: OnExpire,
+        on_remind: OnRemind,
         *,
         now: Callable[[], datetime] | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        sleep: Callable[[float], Awaitable[object]] | None = None,
         max_sleep: float = 3600.0,
         retry: float = 60.0,
         shards: tuple[int, tuple[int, ...]] | None = None,
@@ -308,9 +311,10 @@ class DeadlineDispatcher:
             except asyncio.CancelledError:
                 pass
 
-    async def _call(self, callback: Callback, *args: Any) -> None:
+    async def _call(self, callback: Callable[P, object], *args: P.args, **kwargs: P.kwargs
+                    ) -> None:
         try:
-            result = callback(*args)
+            result = callback(*args, **kwargs)
             if inspect.isawaitable(result):
                 await result
         except Exception:
@@ -347,7 +351,7 @@ class DeadlineDispatcher:
     async def _wait(self, delay: float | None) -> None:
         """Until `delay` seconds passed (None: forever) or someone calls wake()."""
         waker = asyncio.ensure_future(self._woken.wait())
-        waits: set[asyncio.Future[Any]] = {waker}
+        waits: set[asyncio.Future[Literal[True]] | asyncio.Future[object]] = {waker}
         if delay is not None:
             waits.add(asyncio.ensure_future(self._sleep(delay)))
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from engines.base import Record
 
 # English sentences; the cogs may translate by `code` and format with `params`.
 MESSAGES: dict[str, str] = {
@@ -42,11 +42,11 @@ MESSAGES: dict[str, str] = {
 class TableError(Exception):
     """A refusal with a `code` (a key of MESSAGES) and `params` for the sentence."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, **params: object) -> None:
         if code not in MESSAGES:
             raise ValueError(f"unknown TableError code {code!r}")
         self.code = code
-        self.params = params
+        self.params: Record = params  # the fields of its sentence
         super().__init__(code)
 
     def __str__(self) -> str:
@@ -59,11 +59,11 @@ class TableError(Exception):
         return f"TableError({self.code!r}, **{self.params!r})"
 
 
-def reason_params(err: BaseException) -> dict[str, Any]:
+def reason_params(err: BaseException) -> Record:
     """TableError params for an engine's refusal: `reason` (the English text) and, when the
     engine gave one (engines.explained.Explained), `reason_template` and `reason_params`, so the bot
     can say it in the player's language."""
-    out: dict[str, Any] = {"reason": str(err)}
+    out: Record = {"reason": str(err)}
     template = getattr(err, "template", None)
     if isinstance(template, str):
         out["reason_template"] = template

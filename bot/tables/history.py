@@ -15,7 +15,6 @@ being played: its log holds the deals).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bot import workers
 from bot.i18n import picture_words
@@ -73,14 +72,14 @@ def played_game(table: Table) -> replay.PlayedGame:
 
 
 def _drawn_replay(locale: str | None, played: replay.PlayedGame,
-                  **options: Any) -> replay.Replay:
+                  **options: int) -> replay.Replay:
     """`build_replay` with the pictures' words in `locale`'s language (in a worker)."""
     return replay.build_replay(played, gettext=picture_words(locale), **options)
 
 
 async def replay_file(
     service: TableService, table_id: int, guild_id: int | None = None,
-    locale: str | None = None, **options: Any,
+    locale: str | None = None, **options: int,
 ) -> ExportFile:
     """The animated replay of a started table (running ones too: only public views are
     drawn), its words in `locale`'s language. `options` go to

@@ -12,15 +12,15 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from bot.tables import computers, turns
 from bot.tables.models import Table
 from engines.ai import choose_move
+from engines.base import View
 
 log = logging.getLogger(__name__)
 
-Think = Callable[[str, dict[str, Any], list[str], int, str, int, float], Awaitable[str]]
+Think = Callable[[str, View, list[str], int, str, int, float], Awaitable[str]]
 
 
 def move_seed(table_id: int, ply: int, seat: int) -> int:
@@ -28,7 +28,7 @@ def move_seed(table_id: int, ply: int, seat: int) -> int:
     return (table_id * 1_000_003 + ply) * 16 + seat
 
 
-def choose(game: str, view: dict[str, Any], legal: list[str], seat: int, level: str,
+def choose(game: str, view: View, legal: list[str], seat: int, level: str,
            seed: int, budget: float) -> str:
     """The move of the computer player the game's spec names, at `level`; should it fail
     (an error, an illegal answer), a seeded random legal move. Blocking: run it in a worker."""
@@ -46,7 +46,7 @@ def choose(game: str, view: dict[str, Any], legal: list[str], seat: int, level: 
     return move if move is not None else random.Random(seed).choice(legal)
 
 
-async def think_in_thread(game: str, view: dict[str, Any], legal: list[str], seat: int,
+async def think_in_thread(game: str, view: View, legal: list[str], seat: int,
                           level: str, seed: int, budget: float) -> str:
     """`choose` in a worker thread: the default `think` when there is no process pool."""
     return await asyncio.to_thread(choose, game, view, legal, seat, level, seed, budget)

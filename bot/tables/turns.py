@@ -17,15 +17,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.tables.errors import TableError
 from bot.tables.models import Table
 from engines import CHANCE, Engine
 
 
 def next_since(
-    eng: Engine, state: Any, since: dict[int, int], ply: int, actor: int | None
+    eng: Engine, state: object, since: dict[int, int], ply: int, actor: int | None
 ) -> dict[int, int]:
     """The decision starts per seat in `state`, reached at `ply` by a step of `actor`."""
     return {

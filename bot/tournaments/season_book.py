@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from bot.storage.repository import Repository
 from bot.tournaments import seasons
+from engines.base import Record
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class SeasonBook:
         self._repo, self.now = repo, now
 
     async def standings(self, guild_id: int, game: str | None, key: str,
-                        limit: int) -> list[dict[str, Any]]:
+                        limit: int) -> list[Record]:
         start, end = seasons.bounds(key)
         return await self._repo.season_standings(guild_id, game, start, end, limit)
 

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.storage import Repository
 from bot.storage.tournaments import EntrantRow, GameRow, TournamentRow
@@ -40,6 +40,7 @@ from bot.tables.service import TableService
 from bot.tables.settings import PRESETS
 from bot.tournaments import pairing
 from engines import get_engine
+from engines.base import Options, Record
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +55,10 @@ DEFAULT_ROUNDS = 3  # multi-table rounds when the organiser gives none
 class TournamentError(Exception):
     """A refusal with a `code` the Discord side turns into a sentence, and `params`."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, **params: object) -> None:
         super().__init__(code)
         self.code = code
-        self.params = params
+        self.params: Record = params  # the fields of its sentence
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ class TournamentService:
     # -- sign-up ---------------------------------------------------------------------------
 
     async def create(self, guild_id: int, channel_id: int, organiser_id: int, game: str,
-                     fmt: str, options: dict[str, Any], starts_at: datetime, seat_limit: int,
+                     fmt: str, options: Options, starts_at: datetime, seat_limit: int,
                      deadline_seconds: int, rounds: int | None = None,
                      check_in: bool = False) -> Tournament:
         """A tournament in sign-up. TournamentError: bad_format, bad_limit, bad_rounds,

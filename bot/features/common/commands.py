@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -17,14 +17,20 @@ from discord.ext import commands
 from bot.features.common.services import Services
 from engines import game_ids, get_engine
 
+Callback = Callable[..., Coroutine[object, object, None]]  # a command's: (cog?, interaction, ...)
+CogT = TypeVar("CogT", bound=commands.Cog)
+P = ParamSpec("P")
+# A command declared in a cog: (cog, interaction, *options).
+Method = Callable[Concatenate[CogT, discord.Interaction, P], Coroutine[object, object, None]]
+
 
 def slash(
     name: str, description: str, *, guild_only: bool = True, **option_help: str
-) -> Callable[[Any], app_commands.Command[Any, ..., Any]]:
+) -> Callable[[Method[CogT, P]], app_commands.Command[CogT, P, None]]:
     """Declare a slash command: `description` and `option_help` (by option name) are message
     ids, translated by the command tree; most commands make sense in a server only."""
 
-    def declare(callback: Any) -> app_commands.Command[Any, ..., Any]:
+    def declare(callback: Method[CogT, P]) -> app_commands.Command[CogT, P, None]:
         if option_help:
             callback = app_commands.describe(
                 **{option: locale_str(text) for option, text in option_help.items()}
@@ -39,7 +45,7 @@ def slash(
 def member_command(
     name: str, description: str, member_help: str,
     show: Callable[[Services, discord.Interaction, discord.Member | None], Awaitable[None]],
-) -> app_commands.Command[Any, ..., Any]:
+) -> app_commands.Command[FeatureCog, [discord.Member | None], None]:
     """A cog's command whose one option is a member of the server (optional), answered by
     `show(services, interaction, member)`."""
 
@@ -57,12 +63,9 @@ class SlashOption:
     """An option of a command built at start-up (/play <game>: the game's own options)."""
 
     name: str
-    annotation: Any  # as in a callback's signature: bool, str | None, a Range, a Literal
+    annotation: object  # as in a callback's signature: bool, str | None, a Range, a Literal
     help: str  # message id
-    default: Any = inspect.Parameter.empty  # empty: the option is required
-
-
-Callback = Callable[..., Coroutine[Any, Any, None]]
+    default: object = inspect.Parameter.empty  # empty: the option is required
 
 
 def with_options(callback: Callback, name: str, options: Sequence[SlashOption]) -> Callback:
@@ -96,7 +99,7 @@ class GroupCog(FeatureCog):
     """A cog adding one command group that is built at start-up, such as /play with one
     subcommand per registered game."""
 
-    def __init__(self, services: Services, tree: app_commands.CommandTree[Any],
+    def __init__(self, services: Services, tree: app_commands.CommandTree,
                  group: app_commands.Group) -> None:
         super().__init__(services)
         self.tree, self.group = tree, group

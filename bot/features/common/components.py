@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, TypeVar, cast
+from typing import Self, TypeVar, cast
 from weakref import WeakKeyDictionary
 
 import discord
 from discord import ui
 
 H = TypeVar("H")
+Item = ui.Item[ui.View | ui.LayoutView]  # a component of a message (a DynamicItem is one)
 
-_ROUTES: WeakKeyDictionary[discord.Client, dict[type[Any], object]] = WeakKeyDictionary()
+_ROUTES: WeakKeyDictionary[discord.Client, dict[type[object], object]] = WeakKeyDictionary()
 
 
 def route(client: discord.Client, kind: type[H], target: H) -> None:
@@ -46,13 +47,13 @@ class Rebuilt:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /
-    ) -> Any:
+        cls, interaction: discord.Interaction, item: Item, match: re.Match[str], /
+    ) -> Self:
         return cls(*(int(value) if name in cls.custom_id_numbers else value
                      for name, value in match.groupdict().items()))
 
 
-def view_of(items: Sequence[ui.Item[Any]]) -> ui.View:
+def view_of(items: Sequence[Item]) -> ui.View:
     """A View (no timeout) holding `items`; it only carries them to Discord."""
     view = ui.View(timeout=None)
     for item in items:

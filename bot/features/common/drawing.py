@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from bot import workers
 
 
-def _plain(value: Any) -> Any:
-    """discord.py's enum values (a Locale) do not pickle: send their value instead."""
-    return value.value if type(value).__module__ == "discord.enums" else value
+def _plain(value: object) -> object:
+    """discord.py's enum values (a Locale) do not pickle: send their value instead (they are
+    not `enum.Enum`s, so they are known by their module)."""
+    return getattr(value, "value", value) if type(value).__module__ == "discord.enums" else value
 
 
-async def draw(render: Callable[..., bytes], *args: Any) -> bytes:
+async def draw(render: Callable[..., bytes], *args: object) -> bytes:
     """`render(*args)` in a board worker; returns the picture's bytes."""
     return await workers.run("boards", render, *(_plain(a) for a in args))

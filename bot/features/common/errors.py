@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TypeVar
+
+import discord
 
 from bot.i18n import N_, t
 from bot.i18n.refusals import refusal_text
 from bot.tables import TableError
+from engines.base import Record
 
 T = TypeVar("T")
 
@@ -69,7 +72,7 @@ PERMISSION_NAMES: dict[str, str] = {
 def table_error_text(error: TableError, locale: object = None) -> str:
     """The sentence a player reads for `error`."""
     template = TABLE_ERRORS.get(error.code)
-    params: dict[str, Any] = dict(getattr(error, "params", {}) or {})
+    params: Record = dict(getattr(error, "params", {}) or {})
     if template is None:
         return str(error)
     if isinstance(params.get("reason_template"), str):  # an engine's refusal: translate it
@@ -81,7 +84,7 @@ def table_error_text(error: TableError, locale: object = None) -> str:
         return str(error)
 
 
-async def refuse_privately(interaction: Any, error: TableError) -> None:
+async def refuse_privately(interaction: discord.Interaction, error: TableError) -> None:
     """A refusal only the user reads, in their language, whether or not the interaction was
     answered already."""
     text = table_error_text(error, interaction.locale)
@@ -91,7 +94,7 @@ async def refuse_privately(interaction: Any, error: TableError) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def unless_refused(interaction: Any, check: Awaitable[T]) -> T | None:
+async def unless_refused(interaction: discord.Interaction, check: Awaitable[T]) -> T | None:
     """What `check` gives, or None once the TableError it raised is told privately."""
     try:
         return await check

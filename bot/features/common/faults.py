@@ -24,8 +24,8 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -53,7 +53,8 @@ READ_ONLY_COMMANDS = frozenset({
 })
 PUBLIC_DEFER = "public_defer"  # interaction.extras key: deferred with a public "thinking…"
 
-F = TypeVar("F", bound=Callable[..., Awaitable[None]])
+S = TypeVar("S")  # the component a callback belongs to
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
@@ -62,10 +63,11 @@ def mark_public_defer(interaction: discord.Interaction) -> None:
     interaction.extras[PUBLIC_DEFER] = True
 
 
-async def defer(interaction: discord.Interaction, **options: Any) -> None:
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = False,
+                thinking: bool = False) -> None:
     """Acknowledge the interaction (Discord's 3 seconds are met); after that the database
     work of this interaction queues for a busy PostgreSQL pool rather than being refused."""
-    await interaction.response.defer(**options)
+    await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
     note_player_answered()
 
 
@@ -203,17 +205,20 @@ async def choices_in_time(work: Awaitable[list[T]]) -> list[T]:
         return []
 
 
-def guarded(callback: F) -> F:
+def guarded(
+    callback: Callable[Concatenate[S, discord.Interaction, P], Awaitable[None]],
+) -> Callable[Concatenate[S, discord.Interaction, P], Coroutine[object, object, None]]:
     """A component callback that answers (privately) whatever it raises."""
 
     @functools.wraps(callback)
-    async def run(self: Any, interaction: discord.Interaction, *args: Any) -> None:
+    async def run(self: S, interaction: discord.Interaction, /,
+                  *args: P.args, **kwargs: P.kwargs) -> None:
         try:
-            await callback(self, interaction, *args)
+            await callback(self, interaction, *args, **kwargs)
         except Exception as err:
             await answer_failure(interaction, err)
 
-    return run  # type: ignore[return-value]
+    return run
 
 
 async def on_tree_error(interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
@@ -15,7 +13,7 @@ from bot.i18n import N_
 
 
 class GuideCog(FeatureCog):
-    def __init__(self, services: Services, tree: app_commands.CommandTree[Any]) -> None:
+    def __init__(self, services: Services, tree: app_commands.CommandTree) -> None:
         super().__init__(services)
         self.tree = tree
         # The game list is read when the bot builds its commands (see InfoCog).

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any
 
 import discord
 from discord import ui
 
 from bot.features.common.badges import COLOUR, game_title
-from bot.features.common.components import Rebuilt, handler, view_of
+from bot.features.common.components import Item, Rebuilt, handler, view_of
 from bot.features.common.drawing import draw
 from bot.features.common.faults import defer, guarded
 from bot.features.common.locales import ServerLanguages
@@ -71,7 +70,7 @@ def _play_mention(locale: object, game: str) -> str:
     return mention(locale, f"play {game}")
 
 
-def guide_items(locale: object, game: str, page: str) -> list[ui.Item[Any]]:
+def guide_items(locale: object, game: str, page: str) -> list[Item]:
     options = [discord.SelectOption(label=t(locale, PAGE_TITLES[p]), value=p,
                                     default=p == page) for p in PAGES]
     return [PageSelect(game, options), ShareButton(game, page, t(locale, "Share in channel"))]
@@ -96,11 +95,9 @@ async def show_rules(interaction: discord.Interaction, game: str) -> None:
     await defer(interaction, ephemeral=True, thinking=True)
     file = await picture_file(game, loc) if _can_attach(interaction) else None
     view = view_of(guide_items(loc, game, "goal"))
-    kwargs: dict[str, Any] = {"embed": guide_embed(loc, game, "goal", file is not None),
-                              "view": view}
-    if file is not None:
-        kwargs["file"] = file
-    await interaction.followup.send(ephemeral=True, **kwargs)
+    await interaction.followup.send(
+        ephemeral=True, embed=guide_embed(loc, game, "goal", file is not None), view=view,
+        file=file if file is not None else discord.utils.MISSING)
     view.stop()  # dynamic items: nothing needs the View once sent
 
 
@@ -120,13 +117,12 @@ async def share_page(languages: ServerLanguages, interaction: discord.Interactio
     loc = await languages.of_interaction(interaction)
     await defer(interaction, ephemeral=True, thinking=True)
     file = await picture_file(game, loc) if _can_attach(interaction) else None
-    kwargs: dict[str, Any] = {"embed": guide_embed(loc, game, page, file is not None)}
-    if file is not None:
-        kwargs["file"] = file
+    embed = guide_embed(loc, game, page, file is not None)
     channel = interaction.channel
     try:
         await channel.send(  # type: ignore[union-attr]
-            allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+            allowed_mentions=discord.AllowedMentions.none(), embed=embed,
+            file=file if file is not None else discord.utils.MISSING)
     except (discord.Forbidden, AttributeError):
         await interaction.followup.send(t(interaction.locale, "I can't post in this channel."),
                                         ephemeral=True)
@@ -164,4 +160,4 @@ class ShareButton(Rebuilt, ui.DynamicItem[ui.Button],
                          self.page)
 
 
-GUIDE_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (PageSelect, ShareButton)
+GUIDE_ITEMS: tuple[type[ui.DynamicItem[Item]], ...] = (PageSelect, ShareButton)

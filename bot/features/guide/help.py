@@ -6,7 +6,6 @@ each command is a mention (clickable, and shown by the client in its own languag
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -31,7 +30,7 @@ def _message(description: object) -> str:
     return str(getattr(description, "message", description))
 
 
-def help_lines(tree: app_commands.CommandTree[Any], locale: object) -> list[str]:
+def help_lines(tree: app_commands.CommandTree, locale: object) -> list[str]:
     lines = []
     for path, description in leaves(tree):
         text = t(locale, description) if has_translation(locale, description) else description
@@ -39,7 +38,7 @@ def help_lines(tree: app_commands.CommandTree[Any], locale: object) -> list[str]
     return lines
 
 
-async def show_help(tree: app_commands.CommandTree[Any],
+async def show_help(tree: app_commands.CommandTree,
                     interaction: discord.Interaction) -> None:
     loc = interaction.locale
     embed = discord.Embed(title=t(loc, "Commands"), colour=COLOUR,

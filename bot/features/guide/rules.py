@@ -5,12 +5,12 @@ values and the defaults that really apply) and the example picture."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from bot.games import presentation
 from bot.i18n import CHOICE_CONTEXT, N_, t, translate_in_context
 from bot.i18n.grammar import join_phrases, option_label
 from engines import Option, get_engine
+from engines.base import Event
 
 SHUFFLE_HELP = N_("Shuffle the turn order when the game starts (default true)")
 SIDE_HELP = N_("Your side (default: decided when the game starts)")
@@ -31,7 +31,7 @@ def playable_options(game: str) -> list[Option]:
 DEFAULT_NOTE = re.compile(r"\s*[(（](default|既定)[^)）]*[)）]\s*$")
 
 
-def value_label(locale: object, option: Option, value: Any) -> str:
+def value_label(locale: object, option: Option, value: object) -> str:
     """An option value as the reader's client shows it ("on", "セット合計", "66")."""
     if value is None:
         return t(locale, "none")
@@ -86,7 +86,7 @@ def example_picture(game: str, locale: object = None, seed: int = 7) -> bytes:
     players = max(eng.min_players, min(4, eng.max_players))
     state = eng.new(players, eng.default_options(players))
     rng = random.Random(seed)
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     moves = 0
     while eng.outcome(state) is None:
         actor = eng.to_act(state)[0]

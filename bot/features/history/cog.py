@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.features.common.commands import FeatureCog, member_command, slash
+from bot.features.common.commands import CogT, FeatureCog, Method, P, member_command, slash
 from bot.features.common.components import handler
 from bot.features.common.faults import cooldown
 from bot.features.common.services import Services
@@ -27,10 +26,12 @@ async def finished_table_choices(
     return await history.table_choices(handler(interaction, Services), interaction, current)
 
 
-def table_command(name: str, description: str) -> Callable[[Any], app_commands.Command]:
+def table_command(
+    name: str, description: str
+) -> Callable[[Method[CogT, P]], app_commands.Command[CogT, P, None]]:
     """A command about one finished table of this server, given by its number (`table`)."""
 
-    def declare(callback: Any) -> app_commands.Command:
+    def declare(callback: Method[CogT, P]) -> app_commands.Command[CogT, P, None]:
         callback = app_commands.autocomplete(table=finished_table_choices)(callback)
         return slash(name, description, table=TABLE_HELP)(callback)
 

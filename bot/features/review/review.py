@@ -13,7 +13,7 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import ui
@@ -31,6 +31,7 @@ from bot.tables.export import exportable
 from bot.tables.history import shown_table
 from bot.tables.takeback import played
 from engines.ai.review import review, reviewable
+from engines.base import Options, Record
 from renderers import review as pictures
 
 if TYPE_CHECKING:
@@ -49,11 +50,11 @@ LOSS_TEXT: dict[str, str] = {
     "cows": N_("{loss} cows worse by the evaluation"),
 }
 
-_cache: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
-_running: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+_cache: OrderedDict[tuple[int, int], Record] = OrderedDict()
+_running: dict[tuple[int, int], asyncio.Future[Record]] = {}
 
 
-async def table_review(table: Table) -> dict[str, Any]:
+async def table_review(table: Table) -> Record:
     """The review of `table`, from the cache or computed off the event loop (a second request
     for the same table while the first is computing waits for it)."""
     key = (table.id, len(table.log))
@@ -63,7 +64,7 @@ async def table_review(table: Table) -> dict[str, Any]:
     pending = _running.get(key)
     if pending is not None:
         return await asyncio.shield(pending)
-    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    future: asyncio.Future[Record] = asyncio.get_running_loop().create_future()
     _running[key] = future
     try:
         result = await workers.run(
@@ -85,13 +86,13 @@ async def table_review(table: Table) -> dict[str, Any]:
     return result
 
 
-def evaluation_png(result: dict[str, Any], locale: object) -> bytes:
+def evaluation_png(result: Record, locale: object) -> bytes:
     """The evaluation picture in `locale`'s words (runs in a board worker)."""
     return pictures.render_evaluation(result, gettext=picture_words(locale))
 
 
-def mistake_png(game: str, options: dict[str, Any], players: int, log_: list[tuple[int, str]],
-                mistake: dict[str, Any], seat: int, locale: object) -> bytes:
+def mistake_png(game: str, options: Options, players: int, log_: list[tuple[int, str]],
+                mistake: Record, seat: int, locale: object) -> bytes:
     """A mistake's two boards in `locale`'s words (runs in a board worker)."""
     return pictures.render_mistake(game, options, players, log_, mistake, seat,
                                    gettext=picture_words(locale))
@@ -110,19 +111,19 @@ async def _reviewable_table(services: Services, table_id: int, guild_id: int) ->
     return table
 
 
-def loss_text(locale: object, unit: str, mistake: dict[str, Any]) -> str:
+def loss_text(locale: object, unit: str, mistake: Record) -> str:
     drop = format(mistake["drop"], "g")
     loss = format(abs(mistake["loss"]), ".1f")
     return t(locale, LOSS_TEXT[unit], drop=drop, loss=loss)
 
 
-def mistake_line(locale: object, unit: str, mistake: dict[str, Any]) -> str:
+def mistake_line(locale: object, unit: str, mistake: Record) -> str:
     return t(locale, "Move {turn}: played `{move}`, better `{better}` ({loss})",
              turn=mistake["turn"], move=mistake["move"], better=mistake["better"],
              loss=loss_text(locale, unit, mistake))
 
 
-def review_embed(table: Table, result: dict[str, Any], locale: object) -> discord.Embed:
+def review_embed(table: Table, result: Record, locale: object) -> discord.Embed:
     names = seat_names(table, locale)
     embed = discord.Embed(
         title=t(locale, "Review of table {table} · {game}", table=table.id,
@@ -167,7 +168,7 @@ class MistakeButton(
                            self.table_id, self.seat, self.k)
 
 
-def review_view(table: Table, result: dict[str, Any], locale: object) -> ui.View:
+def review_view(table: Table, result: Record, locale: object) -> ui.View:
     view = ui.View(timeout=None)
     for seat in result["seats"]:
         for k, mistake in enumerate(seat["mistakes"]):

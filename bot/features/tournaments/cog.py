@@ -3,7 +3,7 @@ list, cancel, drop, computer and start. Thin: tournament.py does the work."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -43,12 +43,13 @@ def create_callback(ui: TournamentUI, game: str) -> Callback:
     """A callback whose signature lists the tournament's options, then the game's."""
     formats = formats_for(game)
 
-    async def create(interaction: discord.Interaction, **values: Any) -> None:
-        fixed = {option.name: values.pop(option.name) for option in TOURNAMENT_OPTIONS}
+    # discord.py passes every option by name: TOURNAMENT_OPTIONS', then the game's (`values`)
+    async def create(interaction: discord.Interaction, *, format: str, start: str | None,
+                     seats: int, deadline: int | None, round_count: int | None,
+                     check_in: bool, **values: object) -> None:
         chosen = {k: v for k, v in values.items() if v is not None}
-        await ui.create(interaction, game, fixed["format"], chosen, fixed["start"],
-                              fixed["seats"], fixed["deadline"], fixed["round_count"],
-                              bool(fixed["check_in"]))
+        await ui.create(interaction, game, format, chosen, start, seats, deadline, round_count,
+                        bool(check_in))
 
     create = with_options(create, game, [*TOURNAMENT_OPTIONS, *game_options(game)])
     return app_commands.choices(  # type: ignore[misc]  # int and str choices: see settings/cog.py
@@ -110,6 +111,6 @@ def tournament_group(ui: TournamentUI) -> app_commands.Group:
 
 
 class TournamentCog(GroupCog):
-    def __init__(self, services: Services, tree: app_commands.CommandTree[Any],
+    def __init__(self, services: Services, tree: app_commands.CommandTree,
                  ui: TournamentUI) -> None:
         super().__init__(services, tree, tournament_group(ui))

@@ -12,17 +12,17 @@ import io
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 from discord import ui
 
 from bot.features.common.badges import COLOUR, clean_name, game_title, player_name
-from bot.features.common.components import Rebuilt, handler
+from bot.features.common.components import Item, Rebuilt, handler
 from bot.features.common.drawing import draw
 from bot.features.common.errors import table_error_text
 from bot.features.common.faults import defer
-from bot.features.common.places import Places
+from bot.features.common.places import Place, Places
 from bot.features.common.services import Services
 from bot.features.settings.settings import deadline_label
 from bot.features.table.publish import Publisher
@@ -32,6 +32,7 @@ from bot.storage.tournaments import GameRow
 from bot.tables import MoveResult, TableError
 from bot.tournaments import pairing
 from bot.tournaments.service import Tournament, TournamentError, TournamentService, parse_start
+from engines.base import Options, Record
 from renderers.tournament import points_text, render_bracket, render_standings
 
 log = logging.getLogger(__name__)
@@ -138,11 +139,11 @@ def signup_embed(tournament: Tournament, locale: object) -> discord.Embed:
     return embed
 
 
-def signup_items(tournament: Tournament, locale: object) -> list[ui.Item[Any]]:
+def signup_items(tournament: Tournament, locale: object) -> list[Item]:
     if tournament.row.status != "signup":
         return []
     tid = tournament.id
-    items: list[ui.Item[Any]] = [
+    items: list[Item] = [
         TournamentButton(tid, "join", label=t(locale, "Join"), style=discord.ButtonStyle.success),
         TournamentButton(tid, "leave", label=t(locale, "Leave")),
     ]
@@ -152,7 +153,7 @@ def signup_items(tournament: Tournament, locale: object) -> list[ui.Item[Any]]:
     return items
 
 
-def view_with(items: list[ui.Item[Any]]) -> ui.View:
+def view_with(items: list[Item]) -> ui.View:
     view = ui.View(timeout=None)
     for item in items:
         view.add_item(item)
@@ -162,7 +163,7 @@ def view_with(items: list[ui.Item[Any]]) -> ui.View:
 # -- standings and bracket -----------------------------------------------------------------------
 
 
-def standings_view(tournament: Tournament, final: bool, locale: object) -> dict[str, Any]:
+def standings_view(tournament: Tournament, final: bool, locale: object) -> Record:
     seeds = {e.user_id: i for i, e in enumerate(tournament.seeded)}
     dropped = {e.user_id for e in tournament.row.entrants if e.dropped}
     return {
@@ -177,10 +178,10 @@ def standings_view(tournament: Tournament, final: bool, locale: object) -> dict[
     }
 
 
-def bracket_view(tournament: Tournament, locale: object) -> dict[str, Any]:
+def bracket_view(tournament: Tournament, locale: object) -> Record:
     seeds = [e.user_id for e in tournament.seeded]
     index = {p: i for i, p in enumerate(seeds)}
-    rounds: list[list[dict[str, Any]]] = []
+    rounds: list[list[Record]] = []
     for number in range(1, tournament.row.round + 1):
         games = []
         for game in tournament.round_games(number):
@@ -219,12 +220,12 @@ async def pictures(tournament: Tournament, locale: object, final: bool) -> list[
     return files
 
 
-def _draw_localised(render: Any, view: dict[str, Any], locale: object) -> bytes:
+def _draw_localised(render: Callable[..., bytes], view: Record, locale: object) -> bytes:
     """In the board worker: the picture with the words of `locale`."""
     return render(view, gettext=picture_words(locale))
 
 
-async def _render(render: Any, view: dict[str, Any], locale: object) -> bytes:
+async def _render(render: Callable[..., bytes], view: Record, locale: object) -> bytes:
     return await draw(_draw_localised, render, view, locale)
 
 
@@ -269,7 +270,7 @@ class TournamentUI:
     # -- commands --------------------------------------------------------------------------
 
     async def create(self, interaction: discord.Interaction, game: str, fmt: str,
-                     options: dict[str, Any], start: str | None, seats: int,
+                     options: Options, start: str | None, seats: int,
                      deadline: int | None, rounds: int | None, check_in: bool) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if not await self.is_organiser(interaction):
@@ -317,7 +318,8 @@ class TournamentUI:
                                                 view=view_with(signup_items(tournament, loc)))
 
     async def organise(self, interaction: discord.Interaction, tournament_id: int,
-                       action: str, **kwargs: Any) -> None:
+                       action: str, *, member: discord.Member | None = None,
+                       level: str = "normal") -> None:
         """cancel, drop (member), computer (level), start: the organiser's commands."""
         loc = interaction.locale
         if not await self.is_organiser(interaction):
@@ -333,12 +335,12 @@ class TournamentUI:
                 await self.announce(tournament, "cancelled")
                 done = t(loc, "Tournament #{id} is cancelled.", id=tournament_id)
             elif action == "drop":
-                member = kwargs["member"]
+                assert member is not None
                 tournament = await self.service.drop(tournament_id, member.id)
                 done = t(loc, "{name} is dropped from tournament #{id}.",
                          name=clean_name(member.display_name), id=tournament_id)
             elif action == "computer":
-                tournament = await self.service.add_computer(tournament_id, kwargs["level"])
+                tournament = await self.service.add_computer(tournament_id, level)
                 done = t(loc, "A computer player joined tournament #{id}.", id=tournament_id)
             else:
                 tournament = await self.service.start_now(tournament_id)
@@ -393,13 +395,15 @@ class TournamentUI:
 
     # -- Host: what the service asks of Discord ---------------------------------------------
 
-    async def _channel(self, channel_id: int) -> Any:
+    async def _channel(self, channel_id: int) -> Place | None:
         return await self.places.channel(channel_id)
 
     async def place(self, tournament: Tournament, game: GameRow) -> tuple[int, int | None]:
         channel = await self._channel(tournament.row.channel_id)
         if channel is None:
             raise RuntimeError(f"tournament {tournament.id}: its channel is gone")
+        if not isinstance(channel, discord.TextChannel):  # made in a text channel (`create`)
+            raise RuntimeError(f"tournament {tournament.id}: its channel is a thread")
         loc = self.places.locale_of(channel)
         name = t(loc, "{game} · round {round} · table {table}",
                  game=game_title(loc, tournament.row.game), round=game.round,
