@@ -46,6 +46,7 @@ LANGS = ("en", "ja")
 SIZES = ("1280", "400")
 TALL = "400x3000"
 HEIGHTS = {1280: 900, 400: 860}  # a laptop window; a phone's screen
+CAPTURE_SECONDS = 240.0  # per picture (simcord's own limit is 30 s)
 SEED = 20240
 INSTALL_BROWSER = "apt-get update && apt-get install -y chromium fonts-noto-cjk"
 INSTALL_PLAYWRIGHT = "pip install 'simcord[screenshot]==3.2.1'"
@@ -154,6 +155,7 @@ class Notes:
     english: list[str] = field(default_factory=list)  # Japanese run: Latin words seen
     remark: str = ""
     files: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # pictures that could not be taken
     skipped: str = ""
 
 
@@ -671,10 +673,16 @@ class Camera:
         self._playwright: Any = None
         self.browser: Any = None
         self._saved: tuple[Any, Any] | None = None
+        self._deadline = 30.0
 
     async def __aenter__(self) -> Camera:
         from playwright.async_api import async_playwright
+        from simcord.preview import _capture
         from simcord.preview._capture import ManagedCapture
+
+        # 30 s is too short for a 50-message window of boards on 2 busy cores
+        self._deadline = _capture._CAPTURE_DEADLINE
+        _capture._CAPTURE_DEADLINE = CAPTURE_SECONDS
 
         self._playwright = await async_playwright().start()
         self.browser = await self._playwright.chromium.launch(executable_path=self.chromium)
@@ -692,8 +700,10 @@ class Camera:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
+        from simcord.preview import _capture
         from simcord.preview._capture import ManagedCapture
 
+        _capture._CAPTURE_DEADLINE = self._deadline
         if self._saved is not None:
             ManagedCapture._ensure_browser, ManagedCapture.close = self._saved
         await self.browser.close()
@@ -741,7 +751,13 @@ async def run_game(game: str, lang: str, out: Path, sizes: list[Size],
                 if camera is not None:
                     for size in sizes:
                         path = out / game / lang / f"{name}-{size.suffix}.png"
-                        await camera.take(stage, shot, size, path)
+                        try:
+                            await camera.take(stage, shot, size, path)
+                        except Exception as error:  # one picture lost, not the run
+                            note.failed.append(f"{size.suffix}: {error}")
+                            print(f"  {game}/{lang} {name}-{size.suffix}: no picture: {error}",
+                                  file=sys.stderr, flush=True)
+                            continue
                         note.files.append(str(path.relative_to(out)))
                 print(f"  {game}/{lang} {name}: {note.messages} messages in {note.place}"
                       f"{', ' + note.remark if note.remark else ''}", flush=True)
@@ -766,6 +782,7 @@ def write_index(out: Path, results: list[Result], browser: bool) -> Path:
                 lines.append(f"| {n.scene} | — | | | | | | skipped: {n.skipped} | |")
                 continue
             pictures = " ".join(f"[{Path(f).stem.rsplit('-', 1)[1]}]({f})" for f in n.files)
+            pictures += "".join(f" (no picture {f})" for f in n.failed)
             words = ", ".join(n.english[:15]) + (" …" if len(n.english) > 15 else "")
             lines.append(f"| {n.scene} | {n.place} | {n.messages} | {n.added} | {n.live} | "
                          f"{n.stray_mentions} | {words} | {n.remark} | {pictures} |")
@@ -843,8 +860,9 @@ def main(argv: list[str] | None = None) -> int:
                                   None if args.no_browser else find_chromium(args.chromium)))
     index = write_index(args.out, results, not args.no_browser)
     skipped = sum(bool(n.skipped) for r in results for n in r.notes)
-    print(f"tools.screens: {index} ({skipped} scenes skipped)")
-    return 0
+    failed = sum(len(n.failed) for r in results for n in r.notes)
+    print(f"tools.screens: {index} ({skipped} scenes skipped, {failed} pictures failed)")
+    return 1 if failed else 0
 
 
 async def run_all(games: list[str], langs: list[str], out: Path, sizes: list[Size],
