@@ -11,9 +11,10 @@ OUT/index.md lists the pictures with what each scene showed (messages in the pla
 that can still be pressed, stray mentions, words left in English in Japanese).
 
 Scenes are named steps, one async function each (SCENES below): lobby, first-board,
-private-pick, mid-game, take-back, end, parent, rematch. A scene may be skipped with a
-reason (a game without private picks; take-back and rematch until the bot has them: they
-look for a command or button by name, so they start working once the bot offers one).
+private-pick, pick-privately, mid-game, take-back, end, parent, rematch. A scene may be
+skipped with a reason (a game without private picks; take-back and rematch until the bot
+has them: they look for a command or button by name, so they start working once the bot
+offers one).
 
 It is a tool, not a test: tests/tools/test_screens.py plays the scenes with --no-browser.
 Screenshots need Playwright (`pip install 'simcord[screenshot]==3.2.1'`) and a Chromium;
@@ -485,6 +486,20 @@ async def private_pick(stage: Stage) -> Shot:
     raise Skip("no private pick in this game (no face-down pick, no grouped select)")
 
 
+async def pick_privately(stage: Stage) -> Shot:
+    """A face-down pick through the board's "Pick privately" (for closed DMs): the
+    ephemeral hand only the presser sees."""
+    table = await stage.table()
+    if not table.engine.info.is_private(table.view(None).get("phase")):
+        raise Skip("no face-down pick in this game")
+    place = await stage.place()
+    waiting = [s for s in table.to_act() if table.seats[s].user_id > 0]
+    member = stage.actor(table.seats[waiting[-1]].user_id)
+    reply = await stage.pick_privately(table, stage.boards(place)[-1], member)
+    expect(select_values(reply), "the private hand offers its cards")
+    return Shot(place, member, reply, remark="Pick privately (ephemeral)")
+
+
 async def mid_game(stage: Stage) -> Shot:
     """Played on to the script's ply: the place as a player scrolls it mid-game."""
     table = await stage.play_until(lambda t: t.ply >= stage.script.mid_ply)
@@ -602,6 +617,7 @@ SCENES: list[tuple[str, Scene]] = [
     ("lobby", lobby),
     ("first-board", first_board),
     ("private-pick", private_pick),
+    ("pick-privately", pick_privately),
     ("mid-game", mid_game),
     ("take-back", take_back),
     ("end", end),

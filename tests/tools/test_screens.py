@@ -29,6 +29,8 @@ def test_scenes_play_without_a_browser(tmp_path: Path, capsys: pytest.CaptureFix
     assert not list(tmp_path.rglob("*.png"))
     out = capsys.readouterr().out
     assert "six_nimmt/ja private-pick: 1 messages in DM, the hand in a DM" in out
+    assert "Pick privately (ephemeral)" in out.split("six_nimmt/ja pick-privately:")[1]
+    assert "varanasi/en pick-privately: skipped: no face-down pick" in out
 
 
 async def test_each_scene_shows_what_it_should(tmp_path: Path) -> None:
