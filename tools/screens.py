@@ -823,8 +823,10 @@ def write_index(out: Path, results: list[Result], browser: bool) -> Path:
 
 
 def find_chromium(given: str | None) -> str | None:
-    for candidate in (given, os.environ.get("SCREENS_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
+    """The Chromium to drive: --chromium (only it, when given), SCREENS_CHROMIUM, Debian's."""
+    candidates = [given] if given else [os.environ.get("SCREENS_CHROMIUM"), "/usr/bin/chromium",
+                                        shutil.which("chromium"), shutil.which("chromium-browser")]
+    for candidate in candidates:
         if candidate and Path(candidate).exists() and os.access(candidate, os.X_OK):
             return candidate
     return None
