@@ -11,7 +11,7 @@ OUT/index.md lists the pictures with what each scene showed (messages in the pla
 that can still be pressed, stray mentions, words left in English in Japanese).
 
 Scenes are named steps, one async function each (SCENES below): lobby, first-board,
-private-pick, pick-privately, mid-game, take-back, end, parent, rematch. A scene may be
+private-pick, pick-privately, mid-game, old-button, take-back, end, parent, rematch. A scene may be
 skipped with a reason (a game without private picks; take-back and rematch until the bot
 has them: they look for a command or button by name, so they start working once the bot
 offers one).
@@ -516,6 +516,36 @@ async def mid_game(stage: Stage) -> Shot:
     return Shot(place, host, stage.bot_messages(place)[-1], remark=remark)
 
 
+async def old_button(stage: Stage) -> Shot:
+    """A player presses a button (or select) of an earlier board, as happens when scrolling
+    up: what answers them, and the table must not move."""
+    table = await stage.table()
+    place = await stage.place()
+    boards = stage.boards(place)
+    old = next((b for b in reversed(boards[:-1]) if live_components(b)), None)
+    if old is None:
+        raise Skip("no earlier board keeps buttons")
+    member = next(stage.actor(table.seats[s].user_id) for s in table.to_act()
+                  if table.seats[s].user_id > 0)
+    pressable = [c for c in children(old) if getattr(c, "custom_id", None)
+                 and not getattr(c, "disabled", False)]
+    chosen = pressable[0]
+    options = getattr(chosen, "options", None)
+    if options:
+        result = await member.select(old, [options[0].value], custom_id=chosen.custom_id)
+    else:
+        result = await member.click(old, custom_id=chosen.custom_id)
+    await stage.env.settle()
+    replies = [m for m in [result.response, *result.followups]
+               if m is not None and getattr(m, "ephemeral", False)]
+    after = await stage.table()
+    moved = "" if after.ply == table.ply else f" — the table MOVED (ply {table.ply} → {after.ply})"
+    said = (replies[-1].content or "").replace("\n", " ")[:90] if replies else "no private answer"
+    remark = f"pressed {chosen.custom_id} on board {boards.index(old) + 1}/{len(boards)}: " \
+             f"{said}{moved}"
+    return Shot(place, member, replies[-1] if replies else old, remark=remark)
+
+
 TAKE_BACK_COMMANDS = ("takeback", "take-back", "take_back", "undo")
 TAKE_BACK_IDS = re.compile(r"(take.?back|undo|^tb:)", re.I)
 ACCEPT_IDS = re.compile(r"(accept|agree|yes|ok|allow)", re.I)
@@ -620,6 +650,7 @@ SCENES: list[tuple[str, Scene]] = [
     ("private-pick", private_pick),
     ("pick-privately", pick_privately),
     ("mid-game", mid_game),
+    ("old-button", old_button),
     ("take-back", take_back),
     ("end", end),
     ("parent", parent),

@@ -14,7 +14,7 @@ from PIL import Image
 from tests.conftest import _skipped
 from tools import screens
 
-EXISTING = {"lobby", "first-board", "private-pick", "mid-game", "end", "parent"}
+EXISTING = {"lobby", "first-board", "private-pick", "mid-game", "old-button", "end", "parent"}
 HOOKS = {"take-back", "rematch"}
 
 
@@ -50,6 +50,7 @@ async def test_each_scene_shows_what_it_should(tmp_path: Path) -> None:
     assert "ephemeral" in notes["private-pick"].remark
     assert notes["end"].messages > notes["mid-game"].messages > notes["first-board"].messages
     assert "per move" in notes["mid-game"].remark
+    assert "MOVED" not in notes["old-button"].remark  # an earlier board's button moves nothing
 
 
 def test_missing_browser_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
