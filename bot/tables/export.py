@@ -28,6 +28,7 @@ from typing import Any
 from bot.tables import takeback
 from bot.tables.models import Step, Table
 from engines import CHANCE, game_ids, get_engine
+from engines.base import Record
 
 FORMAT = "tabletop-bot/table"
 VERSION = 2  # 2: the log may hold take-backs
@@ -42,7 +43,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def export_table(table: Table) -> dict[str, Any]:
+def export_table(table: Table) -> Record:
     """The export of a started table (ValueError for a lobby). Does not check `exportable`:
     the caller decides who may see a running table's log."""
     if table.state is None:
@@ -69,7 +70,7 @@ def export_table(table: Table) -> dict[str, Any]:
     }
 
 
-def to_json_bytes(export: dict[str, Any]) -> bytes:
+def to_json_bytes(export: Record) -> bytes:
     """UTF-8 JSON, one key per line and one log entry per line (readable in a bug report)."""
     lines = []
     for key, value in export.items():
@@ -90,7 +91,7 @@ def from_json_bytes(data: bytes | str) -> tuple[Any, list[Step]]:
     return load_export(parsed)
 
 
-def _field(data: dict[str, Any], name: str) -> Any:
+def _field(data: Record, name: str) -> Any:
     if name not in data:
         raise ValueError(f"export is missing field {name!r}")
     return data[name]
@@ -113,7 +114,7 @@ def _taken_back(log: list[Any], index: int, move: str, before: Any) -> Any:
     return before
 
 
-def load_export(data: dict[str, Any]) -> tuple[Any, list[Step]]:
+def load_export(data: Record) -> tuple[Any, list[Step]]:
     """Check an export and replay its log through the engine: the final engine state and one
     `Step(actor, move, events)` per log entry. ValueError, naming the field or the log entry,
     for anything that does not replay exactly (including a final `position` it misses)."""

@@ -12,9 +12,10 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from bot.storage.repository import StandingRow
+from bot.storage.repository import StandingRow, TimerRow
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
+from engines.base import Event, Options, Outcome, View
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Step:
 
     actor: int
     move: str
-    events: list[dict[str, Any]]
+    events: list[Event]
     auto: bool = False  # played for the seat by the computer (deadline passed, taken over)
 
 
@@ -41,12 +42,12 @@ class Table:
     channel_id: int
     thread_id: int | None
     game: str
-    options: dict[str, Any]  # full engine options (in a lobby: a preview for the seats so far)
-    chosen_options: dict[str, Any]  # what the host set explicitly at open_table
+    options: Options  # full engine options (in a lobby: a preview for the seats so far)
+    chosen_options: Options  # what the host set explicitly at open_table
     host_id: int
     status: str  # "lobby", "running", "finished", "cancelled"
     seats: list[Seat]  # join order in a lobby, turn order once started
-    state: Any  # engine state rebuilt from the log; None in a lobby or a cancelled lobby
+    state: object  # engine state rebuilt from the log; None in a lobby or a cancelled lobby
     log: list[tuple[int, str]]
     posted_ply: int  # last ply whose board was posted; -1 when none was
     posted_final: bool  # the board of the finished game was posted
@@ -54,7 +55,7 @@ class Table:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
-    outcome: dict[str, Any] | None  # engine outcome + "resigned": [seats]; None until finished
+    outcome: Outcome | None  # engine outcome + "resigned": [seats]; None until finished
     # Per seat that must act: the ply at which its pending decision began (turns.py).
     since: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     # Absent players (deadlines.py): the table's rules, fixed at /play, and per seat the
@@ -66,15 +67,17 @@ class Table:
     taken_over: frozenset[int] = field(default=frozenset(), compare=False)
     hints: bool = False  # /hint allowed at this table: results recorded, ratings not updated
     # The pending deadline of each seat that must act (TimerRow by seat), read with the table.
-    timers: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    timers: dict[int, TimerRow] = field(default_factory=dict, repr=False, compare=False)
     # Where /play posted the lobby message (None: not posted, e.g. a crash right after saving).
     lobby_channel_id: int | None = None
     lobby_message_id: int | None = None
 
-    def marked(self, **post: Any) -> Table:
-        """This position with other marks of its post (`posted_ply`, `message_id`,
-        `posted_final`): what was worked out for the position stays with it."""
-        marked = replace(self, **post)
+    def marked(self, posted_ply: int, message_id: int | None,
+               posted_final: bool | None = None) -> Table:
+        """This position with other marks of its post: what was worked out for the
+        position stays with it."""
+        marked = replace(self, posted_ply=posted_ply, message_id=message_id,
+                         posted_final=self.posted_final if posted_final is None else posted_final)
         marked.__dict__["memo"] = self.memo  # the same position: one memo
         return marked
 
@@ -140,7 +143,7 @@ class Table:
         return list(self._once(("legal moves", seat), lambda: tuple(
             self.engine.legal_moves(self.state, seat))))
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> View:
         """The engine's view for `seat` (None = spectators: no hidden information; asked
         once per position, so callers must not change it)."""
         if self.state is None:

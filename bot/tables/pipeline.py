@@ -19,6 +19,7 @@ from bot.storage import Commit, Finish, ResultRow, SeatRow, TimerRow
 from bot.tables import computers, ratings, turns
 from bot.tables.models import Step, Table
 from engines import CHANCE, Engine
+from engines.base import Outcome
 
 MAX_CHANCE_STEPS = 10_000  # a runaway engine must not hang the bot
 # A computer (or taken-over) seat moves at once; its timer only matters if the process that
@@ -36,11 +37,11 @@ class Advance:
     position after them and each acting seat's decision start."""
 
     steps: list[Step]
-    state: Any
+    state: object
     since: dict[int, int]
 
 
-def draw_chance(eng: Engine, state: Any, since: dict[int, int], ply: int,
+def draw_chance(eng: Engine, state: object, since: dict[int, int], ply: int,
                 rng: random.Random) -> Advance:
     """Apply chance moves while chance must act; `ply` is the log length before them."""
     steps: list[Step] = []
@@ -109,7 +110,7 @@ def _result_name(seat: Any) -> str:
     return seat.name if level is None else computers.computer_name(level)
 
 
-def finish_of(table: Table, outcome: dict[str, Any], now: datetime) -> Finish:
+def finish_of(table: Table, outcome: Outcome, now: datetime) -> Finish:
     """The results (and, unless the table is unrated, the ratings update) of an outcome."""
     scores = outcome.get("scores") or [None] * len(table.seats)
     results = [
@@ -131,9 +132,9 @@ def change(
     now: datetime,
     *,
     steps: Sequence[Step] = (),
-    state: Any = None,
+    state: object = None,
     since: Mapping[int, int] | None = None,
-    outcome: dict[str, Any] | None = None,
+    outcome: Outcome | None = None,
     absence: Mapping[int, tuple[int, bool]] | None = None,
     cancel: bool = False,
     start: Callable[[Table], Table] | None = None,

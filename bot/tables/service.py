@@ -24,7 +24,6 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot.storage import HostBusy, PlaceTaken, Repository, SeatRow, ServerFull, StandingRow
 from bot.tables import computers, pipeline, ratings, turns
@@ -37,6 +36,7 @@ from bot.tables.takeback import TakeBacks
 from bot.tables.thinking import ComputerMoves, Think
 from bot.tables.upkeep import Upkeep, check_move_text
 from engines import Engine
+from engines.base import Options
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ class TableService:
         guild_id: int,
         channel_id: int,
         game: str,
-        options: dict[str, Any] | None,
+        options: Options | None,
         host_id: int,
         host_name: str,
         thread_id: int | None = None,

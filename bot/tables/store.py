@@ -18,14 +18,14 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.storage import LoadedTable, Repository
 from bot.storage.driver import from_row, player_answered
 from bot.tables import pipeline, takeback
 from bot.tables.errors import TableError, reason_params
-from bot.tables.models import MoveResult, Seat, Table
+from bot.tables.models import MoveResult, Seat, Step, Table
 from engines import Engine, get_engine
+from engines.base import Options
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class _Replay:
     """A position reached by replaying the first `ply` moves, and the decision starts."""
 
     ply: int
-    state: Any
+    state: object
     since: dict[int, int]
 
 
@@ -155,7 +155,7 @@ class TableStore:
         else:
             self.forget(table.id)
 
-    def _replay(self, table_id: int, options: dict[str, Any], eng: Engine, players: int,
+    def _replay(self, table_id: int, options: Options, eng: Engine, players: int,
                 moves: Sequence[tuple[int, str]]) -> _Replay:
         cached = self._replays.get(table_id)
         known = (takeback.Position(cached.ply, cached.state, cached.since)
@@ -164,7 +164,7 @@ class TableStore:
         return _Replay(done.ply, done.state, done.since)
 
     @staticmethod
-    def _preview_options(eng: Engine, chosen: dict[str, Any], seats: int) -> dict[str, Any]:
+    def _preview_options(eng: Engine, chosen: Options, seats: int) -> Options:
         """A lobby's full options as they would be if it started with `seats` (clamped)."""
         players = min(max(seats, eng.min_players), eng.max_players)
         return {**eng.default_options(players), **chosen, "players": players}
@@ -217,7 +217,7 @@ class TableStore:
 
     # -- committing ------------------------------------------------------------------------
 
-    async def commit(self, change: pipeline.Change, steps: list[Any]) -> MoveResult:
+    async def commit(self, change: pipeline.Change, steps: list[Step]) -> MoveResult:
         """Commit a change built from a loaded table; _Moved if its ply moved meanwhile."""
         if not await self._repo.commit(change.commit):
             self.forget(change.table.id)  # reload from the database next time

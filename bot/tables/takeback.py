@@ -32,13 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.tables import pipeline, turns
 from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Step, Table
 from engines import Engine
+from engines.base import Event, Options
 
 if TYPE_CHECKING:  # the store replays logs with this module
     from bot.tables.store import TableStore
@@ -91,16 +92,16 @@ class Position:
     start (turns.next_since)."""
 
     ply: int
-    state: Any
+    state: object
     since: dict[int, int]
 
 
-def start(eng: Engine, players: int, options: dict[str, Any]) -> Position:
+def start(eng: Engine, players: int, options: Options) -> Position:
     state = eng.new(players, options)
     return Position(0, state, turns.next_since(eng, state, {}, 0, None))
 
 
-def replay(eng: Engine, players: int, options: dict[str, Any],
+def replay(eng: Engine, players: int, options: Options,
            log: Sequence[tuple[int, str]], known: Position | None = None) -> Position:
     """The position after the whole `log`, continuing from `known` (a position of the same
     log) when given. A take-back entry returns to the position before the entry it takes
@@ -110,7 +111,7 @@ def replay(eng: Engine, players: int, options: dict[str, Any],
     if position is None:
         position = start(eng, players, options)
     state, since = position.state, position.since
-    before: tuple[Any, dict[int, int]] | None = None  # the position before the last entry
+    before: tuple[object, dict[int, int]] | None = None  # the position before the last entry
     for ply, (actor, move) in enumerate(log[position.ply:], start=position.ply + 1):
         if actor == TAKEBACK:
             index = undone_index(move)
@@ -131,8 +132,8 @@ def replay(eng: Engine, players: int, options: dict[str, Any],
     return Position(len(log), state, since)
 
 
-def replay_events(eng: Engine, players: int, options: dict[str, Any],
-                  log: Sequence[tuple[int, str]], after_ply: int) -> list[dict[str, Any]]:
+def replay_events(eng: Engine, players: int, options: Options,
+                  log: Sequence[tuple[int, str]], after_ply: int) -> list[Event]:
     """The events of the log entries after `after_ply` (a take-back has none)."""
     position = replay(eng, players, options, log[:after_ply])
     state, events = position.state, []

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from discord import ui
-
 from bot.features.common.badges import LEVEL_NAMES
+from bot.features.common.components import Item
 from bot.features.lobby.components import LobbyButton
 from bot.i18n import t
 from bot.tables import Table, TableService
 from bot.tables.computers import LEVELS
 
 
-def computer_items(table: Table, locale: object, held: int = 0) -> list[ui.Item[Any]]:
+def computer_items(table: Table, locale: object, held: int = 0) -> list[Item]:
     """Add computer (one button per level, while a seat is free and not `held` for an
     invited member) and Remove computer; the host's to press."""
-    items: list[ui.Item[Any]] = []
+    items: list[Item] = []
     if len(table.seats) + held < table.engine.max_players:
         for level in LEVELS:
             items.append(LobbyButton(table.id, f"cpu{level}", emoji="🤖", label=t(

@@ -16,10 +16,9 @@ import logging
 from typing import Any
 
 import discord
-from discord import ui
 
 from bot.features.common.badges import game_title
-from bot.features.common.components import view_of
+from bot.features.common.components import Item, view_of
 from bot.features.common.faults import defer
 from bot.features.common.places import Places
 from bot.features.common.replies import display_name, fit, refuse, tell
@@ -90,7 +89,7 @@ class Endings:
             log.info("table %s: result line not posted (%s)", table.id, err)
 
     @staticmethod
-    def final_items(table: Table, locale: object) -> list[ui.Item[Any]]:
+    def final_items(table: Table, locale: object) -> list[Item]:
         """Rematch, on the final board of a lobby's table with members seated."""
         humans = [s for s in table.seats if computer_level(s.user_id) is None]
         if table.status != "finished" or not has_lobby(table) or not humans:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
-from discord import ui
 
 from bot.features.common.badges import (
     COLOUR,
@@ -15,6 +13,7 @@ from bot.features.common.badges import (
     game_title,
     seat_names,
 )
+from bot.features.common.components import Item
 from bot.features.guide.rules import value_label
 from bot.features.lobby.components import LobbyButton
 from bot.features.lobby.computers import computer_items
@@ -151,13 +150,13 @@ def lobby_embed(
 
 
 def lobby_items(table: Table, locale: object, *, shuffle: bool = True,
-                held: Sequence[InvitationRow] = ()) -> list[ui.Item[Any]]:
+                held: Sequence[InvitationRow] = ()) -> list[Item]:
     """The lobby buttons; none once the table has left the lobby. While seats are held:
     Accept and Decline (for the invited) and Withdraw invitations (for the host) first."""
     if table.status != "lobby":
         return []
     eng = table.engine
-    items: list[ui.Item[Any]] = []
+    items: list[Item] = []
     if held:
         items.append(LobbyButton(table.id, "accept", label=t(locale, "Accept"), emoji="✅",
                                  style=discord.ButtonStyle.success))

@@ -32,6 +32,7 @@ from bot.storage.lobbies import InvitationRow
 from bot.tables import MoveResult, Table, TableError
 from bot.tables.invitations import InvitationError, Invitations
 from engines import get_engine
+from engines.base import Options
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class LobbyActions:
         return True, None
 
     @staticmethod
-    def _check_options(game: str, options: dict[str, Any]) -> str | None:
+    def _check_options(game: str, options: Options) -> str | None:
         """Ask the engine whether the options suit at least one seat count (None = fine)."""
         eng = get_engine(game)
         problems = []
@@ -77,7 +78,7 @@ class LobbyActions:
         return problems[0] if problems else None
 
     async def open_table(
-        self, interaction: discord.Interaction, game: str, options: dict[str, Any], *,
+        self, interaction: discord.Interaction, game: str, options: Options, *,
         shuffle: bool = True, side: int | None = None, deadline: int | None = None,
         absence: str | None = None, hints: bool = False,
         invites: Sequence[discord.abc.User] = (),

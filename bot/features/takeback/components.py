@@ -11,12 +11,12 @@ the `TakeBackPresses` handler the bot routed (common/components.py).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 from discord import ui
 
-from bot.features.common.components import Rebuilt, handler
+from bot.features.common.components import Item, Rebuilt, handler
 from bot.features.common.faults import guarded
 from bot.i18n import t
 from bot.tables import Table, TableError
@@ -62,13 +62,13 @@ class TakeBackButton(
             await presses.answer(interaction, self.table_id, self.ply, self.act == "yes")
 
 
-def row_of(item: Any) -> int | None:
+def row_of(item: Item) -> int | None:
     """The row an item (or the component a DynamicItem wraps) was placed on."""
     row = getattr(item, "row", None)
     return row if row is not None else getattr(getattr(item, "item", None), "row", None)
 
 
-def board_items(table: Table, locale: object, items: list[Any]) -> list[Any]:
+def board_items(table: Table, locale: object, items: list[Item]) -> list[Item]:
     """A "Take back" button for a board whose last entry is a move that may be taken back
     (it answers only the player who made it), on the row after `items`; none when the
     board's rows are all taken."""
@@ -82,7 +82,7 @@ def board_items(table: Table, locale: object, items: list[Any]) -> list[Any]:
     return [TakeBackButton("ask", table.id, table.ply, label=t(locale, "Take back"), row=row)]
 
 
-def request_items(table_id: int, ply: int, locale: object) -> list[Any]:
+def request_items(table_id: int, ply: int, locale: object) -> list[Item]:
     """Accept and Decline under a request."""
     return [TakeBackButton("yes", table_id, ply, label=t(locale, "Accept")),
             TakeBackButton("no", table_id, ply, label=t(locale, "Decline"))]
