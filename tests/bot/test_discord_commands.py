@@ -69,7 +69,7 @@ async def test_dev_guild_sync(tmp_path: Path) -> None:
     path = tmp_path / "dev.sqlite3"
     await (await open_database(path)).close()
     guild_id = 4_200_000_000_000_000_000 >> 3
-    bot = TableBot(Config(token=None, database=str(path), dev_guild_id=guild_id),
+    bot = TableBot(Config(token=None, database=str(path), dev_guild_id=guild_id, workers=0),
                    rng=random.Random(1))
     env = simcord.Env(bot)
     guild = env.create_guild("Dev", id=guild_id)
