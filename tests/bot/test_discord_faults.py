@@ -124,12 +124,10 @@ async def test_disk_full_answers_every_interaction_privately(
     assert private_text(await aki.slash(place, "move", move=move)) == SAVE_FAILED
     assert private_text(await aki.click(board, custom_id=next(iter(button_ids(board))))) \
         == SAVE_FAILED
-    assert private_text(await aki.slash(place, "board")) == SAVE_FAILED
+    assert private_text(await aki.slash(place, "board")) == READ_FAILED  # it only reads
     # autocomplete needs no database: the moves of the position this process knows
     offered = await aki.autocomplete(place, "move", "move", "")
     assert move in [choice["value"] for choice in offered]
-    assert private_text(await aki.slash(place, "board")) == READ_FAILED  # it only reads
-    assert await aki.autocomplete(place, "move", "move", "") == []
     assert len(world.boards(place)) == 1  # no half-made board
     await world.env.advance_time(30)  # the sweeper and the deadline watcher are refused too
     warned = [r for r in warnings_ok.records if r.levelno >= logging.WARNING]
