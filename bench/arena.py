@@ -15,6 +15,16 @@ Scores, per game:
 - "points_lost": the mean points lost by the seats of each level (lower is better), and the
   difference first minus second, paired within a game.
 Every number is printed with a 95% confidence interval (normal approximation).
+
+`--tables` prints instead one level against another *at tables of* other players
+(`python bench/arena.py --tables --game six_nimmt --games 150`): in deal i one seat
+(i mod the seat count) is played by the first level, every other seat by the table's level
+(random, greedy, easy, normal, hard); the same deal is then played again with that seat
+given to the second level, the other seats' decisions seeded exactly as before. Per table it
+prints the first and the second level's result (6 nimmt!: points lost by the seat; other
+games: the seat's win rate) and their difference, paired by deal, each with a 95% interval.
+`--first`/`--second` choose the two levels (default hard and normal), `--table-levels` the
+tables.
 """
 
 from __future__ import annotations
@@ -180,6 +190,81 @@ def run(game: str, games: int, budget: float, jobs: int, seed: int,
                f"{time.perf_counter() - t0:.0f} s]")
 
 
+TABLE_LEVELS = ("random", "greedy", "easy", "normal", "hard")
+
+
+def play_seat(game: str, tested: str, table: str, index: int, budget: float, seed: int,
+              options: dict | None = None) -> dict:
+    """Deal `index` with seat index % players played by `tested`, the others by `table`.
+
+    The chance seed and every decision seed depend on (seed, index, table) only, so the same
+    deal played by another `tested` level differs only where that seat's choices differ."""
+    arena = ARENAS[game]
+    eng = get_engine(game)
+    me = index % arena.players
+    levels = [tested if s == me else table for s in range(arena.players)]
+    base = seed * 1_000_003 + index * 7_919 + zlib.crc32(f"table/{table}".encode()) % 1000
+    chance = random.Random(seed * 1_000_003 + index)
+    state = eng.new(arena.players, {**arena.options, **(options or {})})
+    start = eng.view(state, None)
+    times: list[float] = []
+
+    def decision(state: Any, actor: int, ply: int) -> str:
+        t0 = time.perf_counter()
+        move = decide(game, eng.view(state, actor), actor, levels[actor], base + ply, budget)
+        if actor == me:
+            times.append(time.perf_counter() - t0)
+        return move
+
+    out = eng.outcome(play_with(eng, state, chance, decision))
+    if arena.metric == "win":
+        mine = out["ranks"][me]
+        best_other = min(r for s, r in enumerate(out["ranks"]) if s != me)
+        value = 1.0 if mine < best_other else 0.5 if mine == best_other else 0.0
+    else:
+        value = float(start["points"][me] - out["scores"][me])
+    return {"value": value, "times": times}
+
+
+def _play_pair(game: str, first: str, second: str, table: str, index: int, budget: float,
+               seed: int, options: dict | None) -> tuple[dict, dict]:
+    return (play_seat(game, first, table, index, budget, seed, options),
+            play_seat(game, second, table, index, budget, seed, options))
+
+
+def run_tables(game: str, deals: int, budget: float, jobs: int, seed: int,
+               first: str = "hard", second: str = "normal",
+               tables: tuple[str, ...] = TABLE_LEVELS, report: Callable[[str], None] = print,
+               options: dict | None = None) -> None:
+    arena = ARENAS[game]
+    unit = "points lost" if arena.metric == "points_lost" else "win %"
+    scale = 1.0 if arena.metric == "points_lost" else 100.0
+    report(f"{game}: {first} against {second} at tables of other levels, {deals} deals "
+           f"each, hard budget {budget} s ({unit}, mean ± 95% interval; diff paired by deal)")
+    for table in tables:
+        t0 = time.perf_counter()
+        args = [(game, first, second, table, i, budget, seed, options) for i in range(deals)]
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                pairs = list(pool.map(_play_pair, *zip(*args, strict=True)))
+        else:
+            pairs = [_play_pair(*a) for a in args]
+        a = [scale * p[0]["value"] for p in pairs]
+        b = [scale * p[1]["value"] for p in pairs]
+        d = [x - y for x, y in zip(a, b, strict=True)]
+        parts = []
+        for name, vals in ((first, a), (second, b)):
+            m, h = ci(vals)
+            parts.append(f"{name} {m:6.2f} ± {h:4.2f}")
+        m, h = ci(d)
+        parts.append(f"diff {m:+6.2f} ± {h:4.2f}")
+        ta = [t for p in pairs for t in p[0]["times"]]
+        timing = f"{first} {1000 * statistics.fmean(ta):.0f}/{1000 * max(ta):.0f} ms" if ta \
+            else ""
+        report(f"  {table + ' seats':<14}{deals:>5}  {', '.join(parts)}   "
+               f"[{timing}; {time.perf_counter() - t0:.0f} s]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -191,7 +276,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--matchups", nargs="+", help="e.g. hard-normal normal-greedy")
     parser.add_argument("--options", default="{}", help="engine options as JSON")
+    parser.add_argument("--tables", action="store_true",
+                        help="first against second level at tables of other levels")
+    parser.add_argument("--first", default="hard")
+    parser.add_argument("--second", default="normal")
+    parser.add_argument("--table-levels", nargs="+", default=list(TABLE_LEVELS))
     args = parser.parse_args()
+    if args.tables:
+        for game in [args.game] if args.game else list(ARENAS):
+            run_tables(game, args.games, args.budget, args.jobs, args.seed, args.first,
+                       args.second, tuple(args.table_levels),
+                       options=json.loads(args.options))
+        return
     print(f"games per matchup {args.games}, hard budget {args.budget} s, jobs {args.jobs}")
     for game in [args.game] if args.game else list(ARENAS):
         run(game, args.games, args.budget, args.jobs, args.seed, only=args.matchups,

@@ -9,17 +9,26 @@
   visible hands) to make it the sixth: expected bullheads taken, lowest wins. Takes the
   cheapest row; drafts (Logical) cards next to its own.
 - hard: determinised Monte Carlo. Each sample deals the unseen cards to the other seats
-  consistently with the view (hand sizes, face-down picks chosen by the normal policy from
-  the sampled hand), then every candidate move is played out to the end of the round with
-  all seats on the normal policy (lightly noised); the move with the fewest bullheads taken
-  on average wins. Candidates are pruned by successive halving, the whole search is bounded
-  by a count of simulated picks only (so a seed fixes the decision under any load).
-  The same search chooses `take` rows, Professional `place` sides and Logical drafts (the
-  draft is finished by the normal policy before the round is played out).
+  consistently with the view (hand sizes, face-down picks chosen from the sampled hand),
+  then every candidate move is played out to the end of the round, hard's own seat on the
+  normal policy (lightly noised). The other seats are played under two models, alternate
+  samples each: "sharp" (the normal policy, noised) and "wild" (uniformly random picks,
+  takes and sides, like a beginner or the random baseline). Candidates are pruned by
+  successive halving on the mean of the two models' bullheads; normal's own move is kept in
+  every round as the reference, and hard leaves it only for a move that loses less under
+  *each* model and, on the mean, by a standard error of the paired difference (every sample
+  plays both moves from the same deal). Where the search cannot tell, or the models disagree
+  — the table is strong or weak and a view cannot say which — hard plays normal's move, so
+  it does not play worse than normal at either kind of table (bench/arena.py --tables).
+  The whole search is bounded by a count of simulated picks only (so a seed fixes the
+  decision under any load). The same search chooses `take` rows and Professional `place`
+  sides; Logical drafts are chosen by the sharp model alone (the draft is finished by the
+  normal policy before the round is played out).
 
 A view has no history, so cards taken from rows earlier in the round cannot be told apart
 from cards still in hands: they count as unseen (sampled into hands), as they would for a
-player who did not keep notes.
+player who did not keep notes. For the same reason hard cannot tell a careful player from a
+careless one by the cards they played before, and hedges between the two models instead.
 
 The simulator here is a small copy of the placement rules working on plain lists: playouts
 need the rows at every pick, and the engine's public API would cost a dump per pick. The
@@ -49,6 +58,14 @@ PICKS_PER_SECOND = 15_000
 PICK_COST = {(False, False): 1.0, (False, True): 2.5, (True, False): 3.0, (True, True): 3.3}
 NOISE = 0.15  # rollout policy: bullheads of random jitter (ties, a little humility)
 EXTRA_PER_CARD = 1.5  # a sixth card also takes the cards the others just added
+# Hard's two models of the other seats (see _hard_play): the weight of "wild" (they play at
+# random) against "sharp" (they play the normal policy), and how sure the search must be that
+# a move beats normal's before it plays it: better under each model, and on the weighted mean
+# by SURE_Z standard errors of the paired difference, over at least SURE_SAMPLES playouts per
+# model.
+WILD_WEIGHT = 0.5
+SURE_Z = 1.0
+SURE_SAMPLES = 4
 
 
 class World:
@@ -316,14 +333,20 @@ def _knowledge(w: World, seat: int, pre: list[int] | None, pre_total: int) -> Kn
 # ---- playing out a round -----------------------------------------------------------------------
 
 
-def _resolve(w: World, plays: list[tuple[int, int]]) -> None:
-    """Reveal and place a turn's cards, lowest first; choices by the normal policy."""
+def _resolve(w: World, plays: list[tuple[int, int]], wild: list[bool] | None = None,
+             rng: random.Random | None = None) -> None:
+    """Reveal and place a turn's cards, lowest first; choices by the normal policy, or at
+    random for the `wild` seats."""
     plays.sort()
     seen = w.seen
     for card, _ in plays:
         seen[card] = 1
     for card, seat in plays:
-        _place_one(w, card, seat)
+        if wild is not None and wild[seat]:
+            assert rng is not None  # wild seats choose at random
+            _place_wild(w, card, seat, rng)
+        else:
+            _place_one(w, card, seat)
 
 
 def _place_one(w: World, card: int, seat: int) -> None:
@@ -338,8 +361,20 @@ def _place_one(w: World, card: int, seat: int) -> None:
     _put(w, seat, card, r, right)
 
 
-def _finish_round(w: World, rng: random.Random, noise: float) -> int:
-    """Play every remaining turn with the (noised) normal policy; returns picks simulated."""
+def _place_wild(w: World, card: int, seat: int, rng: random.Random) -> None:
+    """A seat that plays at random also takes a row and chooses a side at random."""
+    ends = _targets(w.rows, card, w.pro)
+    if not ends:
+        _take(w, seat, card, rng.randrange(ROWS))
+        return
+    r, right = ends[0] if len(ends) == 1 else ends[rng.randrange(len(ends))]
+    _put(w, seat, card, r, right)
+
+
+def _finish_round(w: World, rng: random.Random, noise: float,
+                  wild: list[bool] | None = None) -> int:
+    """Play every remaining turn with the (noised) normal policy, the `wild` seats at random;
+    returns picks simulated."""
     picks = 0
     n = w.n
     while w.hands[0]:
@@ -351,12 +386,16 @@ def _finish_round(w: World, rng: random.Random, noise: float) -> int:
         info = None if w.pro else _row_info(w.rows)
         plays = []
         for seat in range(n):
+            if wild is not None and wild[seat]:
+                hand = w.hands[seat]
+                plays.append((hand[rng.randrange(len(hand))], seat))
+                continue
             k = _knowledge(w, seat, pre, total)
             c = _pick_normal(w, seat, k, rng, noise, info)
             plays.append((c, seat))
         for c, seat in plays:
             w.hands[seat].remove(c)
-        _resolve(w, plays)
+        _resolve(w, plays, wild, rng)
         picks += n
     return picks
 
@@ -524,8 +563,10 @@ def _normal(t: Table, legal: list[str]) -> str:
 # ---- hard: determinised Monte Carlo --------------------------------------------------------------
 
 
-def _sample(t: Table, rng: random.Random) -> tuple[World, dict[int, int]]:
-    """A full round position consistent with the view, and the others' face-down picks."""
+def _sample(t: Table, rng: random.Random,
+            wild: list[bool] | None = None) -> tuple[World, dict[int, int]]:
+    """A full round position consistent with the view, and the others' face-down picks (a
+    `wild` seat's at random)."""
     n = t.n
     hidden = sorted(set(range(1, t.top + 1)) - t.visible())
     rng.shuffle(hidden)
@@ -558,6 +599,9 @@ def _sample(t: Table, rng: random.Random) -> tuple[World, dict[int, int]]:
                 hands[j].sort()
             pre = _prefix_unseen(seen, t.top)
             for j in need_pick:
+                if wild is not None and wild[j]:
+                    picks[j] = rng.choice(hands[j])
+                    continue
                 k = _knowledge(w, j, pre, pre[t.top])
                 c = _pick_normal(w, j, k, None)
                 picks[j] = c
@@ -566,8 +610,10 @@ def _sample(t: Table, rng: random.Random) -> tuple[World, dict[int, int]]:
     return w, picks
 
 
-def _others_picks(w: World, t: Table, picks: dict[int, int], rng: random.Random) -> dict:
-    """Picks of the seats that have not picked yet: the normal policy (noised)."""
+def _others_picks(w: World, t: Table, picks: dict[int, int], rng: random.Random,
+                  wild: list[bool] | None = None) -> dict:
+    """Picks of the seats that have not picked yet: the normal policy (noised), or at random
+    for the `wild` seats."""
     out = dict(picks)
     if w.open:
         pre, total = None, 0
@@ -576,21 +622,26 @@ def _others_picks(w: World, t: Table, picks: dict[int, int], rng: random.Random)
         total = pre[w.top]
     for j in range(w.n):
         if j != t.seat and j not in out:
+            if wild is not None and wild[j]:
+                out[j] = rng.choice(w.hands[j])
+                continue
             out[j] = _pick_normal(w, j, _knowledge(w, j, pre, total), rng, NOISE)
     return out
 
 
-def _run_pick(w: World, t: Table, picks: dict[int, int], card: int, rng: random.Random) -> int:
+def _run_pick(w: World, t: Table, picks: dict[int, int], card: int, rng: random.Random,
+              wild: list[bool] | None = None) -> int:
     plays = [(c, j) for j, c in picks.items()]
     plays.append((card, t.seat))
     for c, j in plays:
         if c in w.hands[j]:
             w.hands[j].remove(c)
-    _resolve(w, plays)
-    return _finish_round(w, rng, NOISE)
+    _resolve(w, plays, wild, rng)
+    return _finish_round(w, rng, NOISE, wild)
 
 
-def _run_choice(w: World, t: Table, move: str, rng: random.Random) -> int:
+def _run_choice(w: World, t: Table, move: str, rng: random.Random,
+                wild: list[bool] | None = None) -> int:
     """Take a row or place at an end, then place the rest of the revealed cards."""
     card = t.pending["card"]
     if move.startswith("take"):
@@ -599,8 +650,11 @@ def _run_choice(w: World, t: Table, move: str, rng: random.Random) -> int:
         r, right = _parse_side(move)
         _put(w, t.seat, card, r, right)
     for c, j in t.queue:
-        _place_one(w, c, j)
-    return _finish_round(w, rng, NOISE)
+        if wild is not None and wild[j]:
+            _place_wild(w, c, j, rng)
+        else:
+            _place_one(w, c, j)
+    return _finish_round(w, rng, NOISE, wild)
 
 
 def _run_draft(t: Table, card: int, rng: random.Random) -> tuple[int, int]:
@@ -639,10 +693,16 @@ def _hard(t: Table, legal: list[str], rng: random.Random, budget: float) -> str:
     # Candidate order (and ties) follow the normal policy's preference.
     first = _normal(t, legal)
     cands = [first] + [m for m in legal if m != first]
-    if t.phase == "draft" and len(cands) > 12:
-        ranked = sorted(t.pool, key=lambda c: -_draft_score(t.hand, t.pool, c))
-        cands = [first] + [f"draft {c}" for c in ranked if f"draft {c}" != first][:11]
+    if t.phase == "draft":
+        if len(cands) > 12:
+            ranked = sorted(t.pool, key=lambda c: -_draft_score(t.hand, t.pool, c))
+            cands = [first] + [f"draft {c}" for c in ranked if f"draft {c}" != first][:11]
+        return _hard_draft(t, cands, rng, playouts)
+    return _hard_play(t, cands, rng, playouts)
 
+
+def _hard_draft(t: Table, cands: list[str], rng: random.Random, playouts: int) -> str:
+    """Successive halving over drafts, each finished and played out by the normal policy."""
     total = {m: 0.0 for m in cands}
     count = {m: 0 for m in cands}
     alive = cands[:]
@@ -652,32 +712,99 @@ def _hard(t: Table, legal: list[str], rng: random.Random, budget: float) -> str:
         samples = max(1, per_round // len(alive))
         for _ in range(samples):
             seed = rng.getrandbits(32)
-            if t.phase == "draft":
-                for m in alive:
-                    loss, _ = _run_draft(t, int(m.split()[1]), random.Random(seed))
-                    total[m] += loss
-                    count[m] += 1
-                continue
-            w, picks = _sample(t, rng)
-            if t.phase == "pick":
-                others = _others_picks(w, t, picks, random.Random(seed ^ 0x5EED))
             for m in alive:
-                sim = w.copy()
-                r = random.Random(seed)
-                if t.phase == "pick":
-                    _run_pick(sim, t, others, int(m.split()[1]), r)
-                else:
-                    _run_choice(sim, t, m, r)
-                total[m] += sim.loss[t.seat]
+                loss, _ = _run_draft(t, int(m.split()[1]), random.Random(seed))
+                total[m] += loss
                 count[m] += 1
         # Keep the better half (ties keep the normal policy's order: sorted is stable).
         alive.sort(key=lambda m: total[m] / max(count[m], 1))
-        if len(alive) <= 1:
-            break
         alive = alive[:max(1, (len(alive) + 1) // 2)]
         if len(alive) == 1:
             break
     return alive[0]
+
+
+class Evidence:
+    """Hard's playouts under two models of the other seats, per candidate move: "sharp"
+    (they play the normal policy) and "wild" (they play uniformly at random). Every sample
+    plays every live candidate from one dealt world, so differences are paired."""
+
+    def __init__(self, cands: list[str]) -> None:
+        self.loss: dict[str, tuple[list[float], list[float]]] = {m: ([], []) for m in cands}
+
+    def add(self, move: str, wild: bool, loss: float) -> None:
+        self.loss[move][wild].append(loss)
+
+    def mean(self, move: str, wild: bool) -> float:
+        xs = self.loss[move][wild]
+        return sum(xs) / len(xs) if xs else 0.0
+
+    def score(self, move: str, weight: float) -> float:
+        """Expected loss with the wild model weighted `weight`."""
+        return (1.0 - weight) * self.mean(move, False) + weight * self.mean(move, True)
+
+    def surely_better(self, move: str, ref: str, weight: float) -> bool:
+        """`move` loses less than `ref` under each model and, weighted, by SURE_Z standard
+        errors of the paired difference (`move` was played on every sample `ref` was)."""
+        mean = 0.0
+        var = 0.0
+        for wild, share in ((False, 1.0 - weight), (True, weight)):
+            xs, ys = self.loss[move][wild], self.loss[ref][wild]
+            k = min(len(xs), len(ys))
+            if k < SURE_SAMPLES:
+                return False
+            d = [x - y for x, y in zip(xs[-k:], ys[-k:], strict=True)]
+            m = sum(d) / k
+            if m > 0.0:
+                return False
+            mean += share * m
+            var += share * share * sum((x - m) ** 2 for x in d) / (k - 1) / k
+        return mean + SURE_Z * var ** 0.5 < 0.0
+
+
+def _hard_play(t: Table, cands: list[str], rng: random.Random, playouts: int) -> str:
+    """Successive halving over picks, takes or sides; normal's move (cands[0]) stays in every
+    round as the reference, and is left only for a move that does better under both models
+    of the other seats."""
+    first = cands[0]
+    weight = WILD_WEIGHT
+    ev = Evidence(cands)
+    alive = cands[:]
+    rounds = max(1, ceil(log2(len(alive))))
+    per_round = max(len(alive), playouts // rounds)
+    sample = 0
+    others = [j for j in range(t.n) if j != t.seat]
+    for _ in range(rounds):
+        samples = max(2, per_round // len(alive))
+        samples += samples % 2  # as many wild samples as sharp ones
+        for _ in range(samples):
+            wild_model = sample % 2 == 1
+            sample += 1
+            wild = [wild_model and j in others for j in range(t.n)]
+            seed = rng.getrandbits(32)
+            w, picks = _sample(t, rng, wild)
+            if t.phase == "pick":
+                plays = _others_picks(w, t, picks, random.Random(seed ^ 0x5EED), wild)
+            for m in alive:
+                sim = w.copy()
+                r = random.Random(seed)
+                if t.phase == "pick":
+                    _run_pick(sim, t, plays, int(m.split()[1]), r, wild)
+                else:
+                    _run_choice(sim, t, m, r, wild)
+                ev.add(m, wild_model, sim.loss[t.seat])
+        # Keep the better half (ties keep the normal policy's order: sorted is stable), and
+        # normal's move as the reference.
+        ranked = sorted(alive, key=lambda m: ev.score(m, weight))
+        keep = ranked[:max(1, (len(ranked) + 1) // 2)]
+        alive = [m for m in cands if m in keep or m == first]
+        if len(alive) <= 2:
+            break
+    best = min(alive, key=lambda m: ev.score(m, weight))
+    if best == first:
+        return first
+    # Both were played on every sample: the differences are paired.
+    return best if ev.surely_better(best, first, weight) else first
 
 
 # ---- entry point -------------------------------------------------------------------------------

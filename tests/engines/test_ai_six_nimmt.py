@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 
 import pytest
 
@@ -245,3 +247,92 @@ def test_normal_loses_fewer_points_than_easy() -> None:
         easy = [x for lv, x in zip(levels, lost, strict=True) if lv == "easy"]
         diffs.append(sum(normal) / len(normal) - sum(easy) / len(easy))
     assert sum(diffs) / len(diffs) < -1.5
+
+
+# ---- hard against any table: two models of the other seats ---------------------------------------
+
+
+def pick_view(seed: int, players: int = 5):
+    """Seat 0 to pick, a few turns into a seeded random round."""
+    rng = random.Random(seed)
+    turn = rng.randrange(8)
+
+    def found(state) -> bool:
+        pos = ENG.dump(state)
+        return (bool(ENG.to_act(state)) and ENG.to_act(state)[0] == 0
+                and pos["phase"] == "pick" and len(pos["hands"][0]) == 10 - turn)
+
+    state = play_random(ENG, ENG.new(players, {"rounds": 1}), rng, found)
+    assert found(state)
+    return ENG.view(state, 0)
+
+
+def test_wild_seats_play_at_random_in_the_playouts() -> None:
+    """The wild model's seats spread their picks over the hand; the normal policy's do not."""
+    t = ai.Table(pick_view(3), 0)
+    world, picks = ai._sample(t, random.Random(3))
+    wild = [False, True, False, False, False]
+    seen: dict[int, Counter] = {1: Counter(), 2: Counter()}
+    for seed in range(300):
+        out = ai._others_picks(world, t, picks, random.Random(seed), wild)
+        for j in seen:
+            seen[j][out[j]] += 1
+    assert set(seen[1]) == set(world.hands[1])
+    assert max(seen[1].values()) < 2 * 300 / len(world.hands[1])
+    assert max(seen[2].values()) > 0.4 * 300
+
+
+def test_wild_seats_lose_more_than_normal_seats() -> None:
+    """Played out at random, the other seats take more bullheads than under the normal policy."""
+    loss = {False: 0, True: 0}
+    for seed in range(60):
+        t = ai.Table(pick_view(seed), 0)
+        for model in (False, True):
+            wild = [model and j != 0 for j in range(5)]
+            world, picks = ai._sample(t, random.Random(seed), wild)
+            plays = ai._others_picks(world, t, picks, random.Random(seed), wild)
+            ai._run_pick(world, t, plays, t.hand[0], random.Random(seed), wild)
+            loss[model] += sum(world.loss[1:])
+    assert loss[True] > 1.1 * loss[False]
+
+
+def test_hard_needs_evidence_under_both_models_to_leave_normals_move() -> None:
+    def evidence(sharp: list[float], wild: list[float]) -> ai.Evidence:
+        ev = ai.Evidence(["ref", "alt"])
+        for model, diffs in ((False, sharp), (True, wild)):
+            for d in diffs:
+                ev.add("ref", model, 5.0)
+                ev.add("alt", model, 5.0 + d)
+        return ev
+
+    steady = [-2.0, -1.0, -2.0, -1.5, -1.0, -2.0]
+    assert evidence(steady, steady).surely_better("alt", "ref", 0.5)
+    # Better where the others play well, worse where they play at random: not sure.
+    assert not evidence(steady, [1.0, 0.5, 0.0, 1.0, 0.5, 1.0]).surely_better("alt", "ref", 0.5)
+    assert not evidence([x - 3 for x in steady], [0.5] * 6).surely_better("alt", "ref", 0.5)
+    # Better on average, but within the noise: not sure.
+    noisy = [-9.0, 8.0, -7.0, 6.0, -5.0, 4.0]
+    assert not evidence(noisy, noisy).surely_better("alt", "ref", 0.5)
+    # Too few samples tell nothing.
+    assert not evidence([-5.0] * 3, [-5.0] * 3).surely_better("alt", "ref", 0.5)
+
+
+def test_hard_plays_normals_move_when_it_is_unsure(monkeypatch) -> None:
+    """Where no other move is surely better (here: never, by an infinite bar), hard plays
+    normal's move, whatever its search's means say."""
+    monkeypatch.setattr(ai, "SURE_Z", math.inf)
+    for seed in range(12):
+        t = ai.Table(pick_view(seed), 0)
+        legal = t.legal()
+        assert ai._hard(t, legal, random.Random(seed), 0.3) == ai._normal(t, legal)
+
+
+def test_hard_still_departs_from_normal_where_the_search_is_sure() -> None:
+    """At the bot's budget hard does not merely copy normal: on some of 20 seeded positions
+    it plays another card (which bench/arena.py --tables finds better at every table)."""
+    differ = 0
+    for seed in range(20):
+        t = ai.Table(pick_view(seed), 0)
+        legal = t.legal()
+        differ += ai._hard(t, legal, random.Random(seed), 1.0) != ai._normal(t, legal)
+    assert 1 <= differ <= 15
