@@ -383,7 +383,7 @@ class Publisher:
         table = posted
         self._shown[table.id] = Shown(message.id, content, picture, alt, accent)
         if previous_id is not None and previous_id != message.id:
-            await self._retire(channel, previous_id, previous)
+            await self._retire(channel, previous_id, previous, interaction)
         await self.close_hands(table)
         if table.status == "finished":
             self._dm_closed.pop(table.id, None)
@@ -392,13 +392,22 @@ class Publisher:
             self._hands.pop(table.id, None)
         return True
 
-    async def _retire(self, channel: Any, message_id: int, shown: Shown | None) -> None:
+    async def _retire(self, channel: Any, message_id: int, shown: Shown | None,
+                      interaction: discord.Interaction | None = None) -> None:
         """One live board per table: the board before the newest keeps its text and picture
-        (the move history stays readable) and loses its controls."""
+        (the move history stays readable) and loses its controls. Pressed on that board, the
+        press's own (deferred) answer edits it: no request against the channel's limits."""
+        pressed = getattr(getattr(interaction, "message", None), "id", None)
         try:
             if shown is not None and shown.message_id == message_id:
-                await channel.get_partial_message(message_id).edit(
-                    view=shown.without_controls(), allowed_mentions=NO_MENTIONS)
+                if interaction is not None and pressed == message_id and \
+                        interaction.type == discord.InteractionType.component and \
+                        not interaction.is_expired():
+                    await interaction.edit_original_response(view=shown.without_controls(),
+                                                             allowed_mentions=NO_MENTIONS)
+                else:
+                    await channel.get_partial_message(message_id).edit(
+                        view=shown.without_controls(), allowed_mentions=NO_MENTIONS)
                 return
             message = await channel.fetch_message(message_id)  # after a restart
             if not message.components:
