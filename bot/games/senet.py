@@ -49,7 +49,10 @@ GUIDE: dict[str, str] = {
         "Use the buttons under the board, or type with {/move}:\n"
         "`move 14`: move the stone on square 14 by your throw.\n"
         "`return` / `try`: the choice on the House of Water.\n"
-        "`pass`: only when no stone can move."
+        "`pass`: only when no stone can move.\n"
+        "On the buttons, `14 → 17` moves the stone on 14 to 17; **⇄** means it swaps "
+        "places with the enemy stone there; (back) is a backward move; → off bears the "
+        "stone off."
     ),
 }
 
@@ -83,7 +86,7 @@ class Senet(Presentation):
         if step.get("backward"):
             text = t(loc, "{start} → {end} (back)", start=step["from"], end=step["to"])
         if first(events, "swap") is not None:
-            text += " ⇄"
+            text = t(loc, "{move} ⇄ swap", move=text)  # /rules explains the symbol too
         return text
 
     def prompt(self, phase: str | None, loc: object, who: str) -> str | None:

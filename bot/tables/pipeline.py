@@ -60,9 +60,32 @@ def advance(table: Table, seat: int, move: str, rng: random.Random,
     """Apply `move` for `seat` and the chance moves after it (ValueError if illegal)."""
     eng = table.engine
     state, events = eng.apply_events(table.state, seat, move)
+    steps = [Step(seat, move, events, auto)]
     since = turns.next_since(eng, state, table.since, table.ply + 1, seat)
-    chance = draw_chance(eng, state, since, table.ply + 1, rng)
-    return Advance([Step(seat, move, events, auto), *chance.steps], chance.state, chance.since)
+    while len(steps) < MAX_CHANCE_STEPS:
+        chance = draw_chance(eng, state, since, table.ply + len(steps), rng)
+        steps.extend(chance.steps)
+        state, since = chance.state, chance.since
+        forced = forced_move(eng, state)
+        if forced is None:
+            break
+        state, events = eng.apply_events(state, *forced)
+        steps.append(Step(*forced, events, True))
+        since = turns.next_since(eng, state, since, table.ply + len(steps), forced[0])
+    return Advance(steps, state, since)
+
+
+def forced_move(eng: Engine, state: Any) -> tuple[int, str] | None:
+    """A face-down decision (engine info) that leaves a seat one legal move (6 nimmt!'s last
+    card of a round) is played for it at once, as an auto step: (seat, move), or None."""
+    seats = [s for s in eng.to_act(state) if s != CHANCE]
+    if not seats or not eng.info.is_private(eng.view(state, None).get("phase")):
+        return None
+    for seat in seats:
+        moves = eng.legal_moves(state, seat)
+        if len(moves) == 1:
+            return seat, moves[0]
+    return None
 
 
 def auto_levels(table: Table) -> dict[int, str]:

@@ -28,6 +28,7 @@ from bot.client import TableBot
 from bot.config import Config
 from bot.features.common.badges import seat_label
 from bot.features.table.controls import group_of
+from bot.features.table.layout import walk
 from bot.storage import open_database
 from bot.tables import Table
 from tests.bot.backends import (  # noqa: F401  (fixtures)
@@ -123,23 +124,36 @@ def as_message(message: Any) -> discord.Message:
 
 
 def children(message: Any) -> list[Any]:
-    return [
-        child
-        for row in as_message(message).components
-        for child in getattr(row, "children", [row])
-    ]
+    """Every button and select of a message (in action rows, in V2 containers too)."""
+    return [c for c in walk(as_message(message).components)
+            if isinstance(c, (discord.Button, discord.SelectMenu))]
 
 
 def custom_ids(message: Any) -> list[str]:
     """Every custom id of a message's components (buttons and selects, nested rows too)."""
-    out = []
+    return [c.custom_id for c in children(message) if getattr(c, "custom_id", None)]
+
+
+def text_of(message: Any) -> str:
+    """What a member reads: the content, or a Components V2 message's text displays."""
     message = as_message(message)
-    for row in message.components:
-        for child in getattr(row, "children", [row]):
-            custom_id = getattr(child, "custom_id", None)
-            if custom_id:
-                out.append(custom_id)
-    return out
+    texts = [c.content for c in walk(message.components) if isinstance(c, discord.TextDisplay)]
+    return message.content or "\n".join(texts)
+
+
+def readable(message: Any) -> Any:
+    """`message` with its V2 text as `content` (a V2 message has none), for the tests."""
+    if not message.content:
+        message.content = text_of(message)
+    return message
+
+
+def alt_texts(message: Any) -> list[str]:
+    """The alt text of every picture of a message (media gallery items, attachments)."""
+    message = as_message(message)
+    found = [item.description or "" for c in walk(message.components)
+             if isinstance(c, discord.MediaGalleryComponent) for item in c.items]
+    return found + [a.description or "" for a in message.attachments]
 
 
 def component(message: Any, prefix: str) -> Any:
@@ -217,7 +231,7 @@ class World:
 
     def bot_messages(self, place: simcord.ChannelHandle, viewer: Any = None) -> list[Any]:
         me = self.bot.user.id
-        return [m for m in place.history(viewer=viewer) if m.author.id == me]
+        return [readable(m) for m in place.history(viewer=viewer) if m.author.id == me]
 
     def boards(self, place: simcord.ChannelHandle) -> list[Any]:
         """Public board messages (with a picture) in `place`, oldest first."""
@@ -383,12 +397,12 @@ class Driver:
         key = group_of(table.game, move)[0]
         assert key in keys, (move, keys)
         shown = await member.select(board, [key], custom_id=custom_id)
-        reply = shown.response
-        assert reply is not None and reply.ephemeral
-        for select_id, values in select_values(reply).items():
-            if move in values:
-                assert select_id.endswith(":e")
-                await member.select(reply, [move], custom_id=select_id)
+        assert shown.response is None or not shown.response.ephemeral, shown
+        board = next(m for m in self.world.bot_messages(self.world.place(table))
+                     if m.id == board.id)  # the same message, now with the group's moves
+        for select_id, values in select_values(board).items():
+            if select_id.startswith("ms:") and move in values:
+                await member.select(board, [move], custom_id=select_id)
                 self.seen.count("group")
                 return
         raise AssertionError(f"{move} is in no group")

@@ -247,8 +247,18 @@ class FakeDiscord:
     def _edit(self, message_id: int, body: dict[str, Any]) -> dict[str, Any] | None:
         if message_id not in self.messages:
             return None
+        body = dict(body)
+        if "attachments" in body:  # the files the edit keeps or uploads, as Discord lists them
+            body["attachments"] = [self._attachment(message_id, a) for a in body["attachments"]]
         self.messages[message_id].update(body)
         return self.messages[message_id]
+
+    def _attachment(self, message_id: int, sent: dict[str, Any]) -> dict[str, Any]:
+        name = str(sent.get("filename") or "file")
+        url = f"https://cdn.fake.invalid/attachments/{message_id}/{name}"
+        return {"id": str(sent.get("id") if "size" in sent else next(self._ids)),
+                "filename": name, "size": int(sent.get("size") or 0), "url": url,
+                "proxy_url": url, "description": sent.get("description")}
 
     def _message(self, channel_id: int, body: dict[str, Any] | None) -> dict[str, Any]:
         body = body or {}

@@ -199,7 +199,9 @@ async def send_review(services: Services, interaction: discord.Interaction, tabl
     picture = await draw(evaluation_png, result, loc)
     await interaction.followup.send(
         embed=review_embed(table, result, loc), view=review_view(table, result, loc),
-        file=discord.File(io.BytesIO(picture), filename="review.png"))
+        file=discord.File(io.BytesIO(picture), filename="review.png",
+                          description=pictures.alt_text_evaluation(
+                              result, picture_words(loc), seat_names(table, loc))[:1024]))
 
 
 async def show_mistake(services: Services, interaction: discord.Interaction, table_id: int,
@@ -232,8 +234,11 @@ async def show_mistake(services: Services, interaction: discord.Interaction, tab
                   "move (`{better}`): {loss}.", name=name, turn=mistake["turn"],
              move=mistake["move"], better=mistake["better"],
              loss=loss_text(loc, result["unit"], mistake))
-    await interaction.followup.send(text, ephemeral=True,
-                                    file=discord.File(io.BytesIO(picture), filename="mistake.png"))
+    alt = pictures.alt_text_mistake(table.game, dict(table.options), len(table.seats),
+                                    [tuple(s) for s in table.log], mistake, seat,
+                                    picture_words(loc), seat_names(table, loc))[:1024]
+    await interaction.followup.send(text, ephemeral=True, file=discord.File(
+        io.BytesIO(picture), filename="mistake.png", description=alt))
 
 
 __all__ = ["MistakeButton", "send_review", "show_mistake", "table_review"]

@@ -117,3 +117,27 @@ def board_items(
         return items
     return items + move_selects(table_id, ply, others, labels, "c", placeholder, button_rows,
                                 rows_left)
+
+
+def group_items(
+    game: str, table_id: int, ply: int, moves: Sequence[str], labels: dict[str, str],
+    chosen: str, locale: object = None,
+) -> list[ui.Item[Any]]:
+    """The board's controls once the group `chosen` was picked in its group select: the same
+    controls (that group shown as chosen) and, in the rows below, a select of the group's
+    moves (a drop's points, a piece's destinations): the second press on the same message."""
+    items = board_items(game, table_id, ply, moves, labels, locale)
+    grouped = groups(game, natural([m for m in moves if not presentation(game).is_button(m)]),
+                     locale)
+    label, members = grouped.get(chosen, ("", []))
+    if not members:
+        return items
+    used = 0
+    for item in items:
+        if isinstance(item, GroupSelect):
+            for option in item.item.options:
+                option.default = option.value == chosen
+        used = max(used, (item.row or 0) + 1)
+    placeholder = t(locale, "{group}: where to?", group=label)[:150]
+    return items + move_selects(table_id, ply, members, labels, "c", placeholder, used,
+                                max(1, MAX_ROWS - used))

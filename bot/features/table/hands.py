@@ -39,7 +39,15 @@ async def hand_file(table: Table, seat: int, locale: object = None) -> discord.F
     except Exception:
         log.exception("table %s: the hand of seat %s could not be drawn", table.id, seat)
         return None
-    return discord.File(io.BytesIO(png), filename="hand.png")
+    return discord.File(io.BytesIO(png), filename="hand.png",
+                        description=hand_alt(table, seat, locale))
+
+
+def hand_alt(table: Table, seat: int, locale: object) -> str:
+    """The hand picture in words (its alt text): the moves it offers, in readable words."""
+    labels = labels_of(table, seat, locale)
+    moves = natural(table.legal_moves(seat)) if table.status == "running" else []
+    return t(locale, "Your hand: {cards}", cards=", ".join(labels[m] for m in moves))[:1024]
 
 
 def hand_items(table: Table, seat: int, moves: list[str], locale: object) -> list[ui.Item[Any]]:

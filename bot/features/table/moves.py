@@ -20,7 +20,14 @@ from bot.features.table import hands
 from bot.features.table import resign as resign_question
 from bot.features.table.board import is_private_pick
 from bot.features.table.components import MoveSelect
-from bot.features.table.controls import MAX_ROWS, chunks, groups, natural, select_options
+from bot.features.table.controls import (
+    MAX_ROWS,
+    chunks,
+    group_items,
+    groups,
+    natural,
+    select_options,
+)
 from bot.features.table.in_time import SLOW_POST, InTime
 from bot.features.table.labels import describe, labels_of
 from bot.features.table.publish import Publisher
@@ -176,10 +183,14 @@ class TableActions:
     async def show_group(
         self, interaction: discord.Interaction, table_id: int, ply: int, group: str
     ) -> None:
-        """A group (piece) was chosen: answer privately with the moves of that group."""
+        """A group (piece, column) was chosen: the board shows that group's moves in a
+        second select on the same message (else, privately, as before)."""
         loc = locale_of(interaction)
-        table = await self._private_answer_about(interaction, table_id)
-        if table is None:
+        await defer(interaction)  # an update of the board message
+        try:
+            table = await self.service.get(table_id)
+        except TableError as err:
+            await refuse(interaction, err)
             return
         refusal = self.service.refusal(table, interaction.user.id, ply)
         if refusal is not None:
@@ -192,6 +203,11 @@ class TableActions:
             await tell(interaction, t(loc, "That choice has no moves any more; please use "
                                            "the latest board."))
             return
+        shown_in = self.publisher.places.locale_of(interaction.channel)  # the board's
+        board = group_items(table.game, table.id, table.ply, moves,
+                            labels_of(table, seat, shown_in), group, shown_in)
+        if await self.publisher.show_controls(interaction, table, board):
+            return
         labels = labels_of(table, seat, loc)
         items = [
             MoveSelect(table.id, table.ply, "e", select_options(part, labels),
@@ -199,7 +215,7 @@ class TableActions:
             for index, part in enumerate(chunks(chosen)[:MAX_ROWS])
         ]
         await send_private(interaction, content=t(loc, "{group}: where to?", group=label),
-                                view=view_of(items))
+                           view=view_of(items))
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int, ply: int) -> None:
         """"Pick privately": the hand as an ephemeral message (for closed DMs)."""
@@ -231,6 +247,7 @@ class TableActions:
         if file is not None:
             kwargs["file"] = file
         await send_private(interaction, **kwargs)
+        self.publisher.hand_opened(table, seat, interaction, loc)
 
     # -- /board, /resign -----------------------------------------------------------------------
 

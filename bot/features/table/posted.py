@@ -7,8 +7,9 @@ that gap by itself: only Discord knows whether its message exists (a marker writ
 move, before the post, could not say whether the post then happened). So a board whose post
 outcome is unknown is looked for in the channel before it is posted again: every board
 carries its table and ply, in its picture's file name (`board-<table>-<ply>.png`) and in the
-custom ids of its components (`mv:<table>:<ply>:…`), and the bot's last few messages in the
-place are read for the newest such mark.
+custom ids of its components (`mv:<table>:<ply>:…`, nested in the board's Components V2
+container; a board posted without a picture has only these), and the bot's last few messages
+in the place are read for the newest such mark.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import re
 from typing import Any
 
 import discord
+
+from bot.features.table.layout import walk
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +41,10 @@ def marked_ply(message: Any, table_id: int) -> int | None:
         match = FILENAME.match(getattr(attachment, "filename", "") or "")
         if match and int(match[1]) == table_id:
             found.append(int(match[2]))
-    for row in getattr(message, "components", []) or []:
-        for child in getattr(row, "children", [row]):
-            match = CUSTOM_ID.match(getattr(child, "custom_id", None) or "")
-            if match and int(match[1]) == table_id:
-                found.append(int(match[2]))
+    for child in walk(getattr(message, "components", []) or []):  # V2 containers too
+        match = CUSTOM_ID.match(getattr(child, "custom_id", None) or "")
+        if match and int(match[1]) == table_id:
+            found.append(int(match[2]))
     return max(found) if found else None
 
 

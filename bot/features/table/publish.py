@@ -27,7 +27,7 @@ import discord
 
 import renderers
 from bot import metrics
-from bot.features.common.badges import seat_label, shown_name
+from bot.features.common.badges import seat_label, seat_names, shown_name
 from bot.features.common.components import view_of
 from bot.features.common.drawing import draw
 from bot.features.common.errors import missing_permission_text
@@ -38,6 +38,7 @@ from bot.features.table.board import board_text, game_over_text, is_private_pick
 from bot.features.table.components import PickButton
 from bot.features.table.controls import board_items
 from bot.features.table.labels import labels_of
+from bot.features.table.layout import Shown, accent_of, board_view, is_layout, shown_of
 from bot.features.table.posted import last_posted, picture_name
 from bot.health import discord_failing
 from bot.i18n import picture_words, t, tn
@@ -91,7 +92,11 @@ class Publisher:
         self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         self._dm_closed: dict[int, set[int]] = {}
         self._latest: dict[int, Table] = {}  # the newest committed Table seen, per table
-        self._texts: dict[int, tuple[int, str]] = {}  # table -> (its board message, text)
+        self._shown: dict[int, Shown] = {}  # table -> what its newest board message shows
+        # table -> seat -> the private hand offered for the decision starting at a ply:
+        # (that ply, a DM message, or the interaction whose ephemeral reply shows it)
+        self._hands: dict[int, dict[int, list[tuple[int, Any, object]]]] = {}
+        self._picks: dict[tuple[int, int], str] = {}  # (table, seat) -> its last pick
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
@@ -197,6 +202,7 @@ class Publisher:
             table: Table | None = self._newest(result_or_id.table)
             table_id = result_or_id.table.id
             fresh = len(result_or_id.steps)
+            self._picked(table_id, result_or_id, interaction)
         else:
             table, table_id = None, result_or_id
         async with self._lock(table_id):
@@ -224,6 +230,24 @@ class Publisher:
             for listener in self._posted_listeners:
                 listener(table)
         return ok
+
+    def _picked(self, table_id: int, result: MoveResult,
+                interaction: discord.Interaction | None) -> None:
+        """Remember what the seats whose hands are open picked (their hands say it when
+        closed); a hand message the press came from was answered by that press."""
+        offered = self._hands.get(table_id)
+        if not offered:
+            return
+        for step in result.steps:
+            if step.actor in offered:
+                self._picks[(table_id, step.actor)] = step.move.split()[-1]
+        pressed = getattr(getattr(interaction, "message", None), "id", None)
+        if pressed is not None:
+            for seat, shown in list(offered.items()):
+                offered[seat] = [entry for entry in shown
+                                 if getattr(entry[1], "id", None) != pressed]
+                if not offered[seat]:
+                    del offered[seat]
 
     async def _mark_known(self, table: Table) -> None:
         """Store a post that this process knows of but the database missed (mark_posted
@@ -345,11 +369,15 @@ class Publisher:
         else:
             content = board_text(table, events, locale, notes)
             items = self.items(table, locale)
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": MENTIONS}
+        picture = file.filename if file is not None else None
+        alt = file.description if file is not None else None
+        accent = accent_of(table)
+        kwargs: dict[str, Any] = {"view": board_view(content, picture, alt, items, accent),
+                                  "allowed_mentions": MENTIONS}
         if file is not None:
             kwargs["file"] = file
-        if items:
-            kwargs["view"] = view_of(items)
+        previous = self._shown.get(table.id)
+        previous_id = table.message_id
         try:
             message = await self._send(channel, interaction, table, kwargs)
         except discord.Forbidden:
@@ -365,16 +393,79 @@ class Publisher:
         posted = self._posted(table, table.ply, message.id)  # known here before it is stored
         await self._mark(table.id, table.ply, message.id)
         table = posted
-        self._texts[table.id] = (message.id, content)
+        self._shown[table.id] = Shown(message.id, content, picture, alt, accent)
+        if previous_id is not None and previous_id != message.id:
+            await self._retire(channel, previous_id, previous, interaction)
+        await self.close_hands(table)
         if table.status == "finished":
             self._dm_closed.pop(table.id, None)
             self._locks.pop(table.id, None)
-            self._texts.pop(table.id, None)
+            self._shown.pop(table.id, None)
+            self._hands.pop(table.id, None)
             for listener in self._finished_listeners:
                 try:
                     await listener(table, message.id)
                 except Exception:  # the game is over and saved: only its news is missing
                     log.exception("table %s: an end listener failed", table.id)
+        return True
+
+    async def _retire(self, channel: Any, message_id: int, shown: Shown | None,
+                      interaction: discord.Interaction | None = None) -> None:
+        """One live board per table: the board before the newest keeps its text and picture
+        (the move history stays readable) and loses its controls. Pressed on that board, the
+        press's own (deferred) answer edits it: no request against the channel's limits."""
+        pressed = getattr(getattr(interaction, "message", None), "id", None)
+        try:
+            if shown is not None and shown.message_id == message_id:
+                if interaction is not None and pressed == message_id and \
+                        interaction.type == discord.InteractionType.component and \
+                        not interaction.is_expired():
+                    await interaction.edit_original_response(view=shown.without_controls(),
+                                                             allowed_mentions=NO_MENTIONS)
+                else:
+                    await channel.get_partial_message(message_id).edit(
+                        view=shown.without_controls(), allowed_mentions=NO_MENTIONS)
+                return
+            message = await channel.fetch_message(message_id)  # after a restart
+            if not message.components:
+                return
+            if is_layout(message):
+                await message.edit(view=shown_of(message).without_controls(),
+                                   allowed_mentions=NO_MENTIONS)
+            else:  # a board posted before boards were Components V2
+                await message.edit(view=None, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as err:
+            log.info("could not remove the controls of board %s (%s)", message_id, err)
+
+    async def _shown_board(self, channel: Any, table: Table) -> tuple[Any, Shown]:
+        """The table's newest board message (a partial one when known here) and what it
+        shows; read back from Discord after a restart."""
+        assert table.message_id is not None
+        known = self._shown.get(table.id)
+        if known is not None and known.message_id == table.message_id and \
+                hasattr(channel, "get_partial_message"):
+            return channel.get_partial_message(table.message_id), known
+        message = await channel.fetch_message(table.message_id)
+        return message, shown_of(message)
+
+    async def show_controls(self, interaction: discord.Interaction, table: Table,
+                            items: Sequence[Any]) -> bool:
+        """Show `items` as the controls of the table's newest board, which `interaction`
+        (deferred) was used on: a second control on the same message (a group's
+        destinations). False when the board cannot be shown so."""
+        message = interaction.message
+        if message is None or message.id != table.message_id:
+            return False
+        known = self._shown.get(table.id)
+        if known is not None and known.message_id == message.id:
+            shown = known
+        elif is_layout(message):
+            shown = shown_of(message)
+        else:  # a board posted before boards were Components V2
+            await interaction.edit_original_response(view=view_of(items))
+            return True
+        view = board_view(shown.text, shown.picture, shown.alt, items, shown.accent)
+        await interaction.edit_original_response(view=view, allowed_mentions=NO_MENTIONS)
         return True
 
     @staticmethod
@@ -399,7 +490,24 @@ class Publisher:
         except Exception:
             log.exception("table %s: the board could not be drawn", table.id)
             return None
-        return discord.File(io.BytesIO(png), filename=picture_name(table.id, table.ply))
+        return discord.File(io.BytesIO(png), filename=picture_name(table.id, table.ply),
+                            description=self.alt_text(table, events, locale))
+
+    @staticmethod
+    def alt_text(table: Table, events: Sequence[dict[str, Any]], locale: object) -> str | None:
+        """The picture in words (a screen reader says it), in the table's language, with the
+        seats' display names; None if the renderer cannot describe it."""
+        words, names = picture_words(locale), seat_names(table, locale)
+        try:
+            if table.status == "finished":
+                return renderers.alt_text_game_over(table.game, table.view(None),
+                                                    table.outcome or {}, gettext=words,
+                                                    names=names)[:1024]
+            return renderers.alt_text(table.game, table.view(None), list(events),
+                                      gettext=words, names=names)[:1024]
+        except Exception:
+            log.exception("table %s: no alt text for its picture", table.id)
+            return None
 
     def items(self, table: Table, locale: object) -> list[Any]:
         """The components of the current decision (who acts is checked on use)."""
@@ -445,40 +553,104 @@ class Publisher:
             }
             if file is not None:
                 kwargs["file"] = file
-            await user.send(**kwargs)
+            message = await user.send(**kwargs)
         except discord.HTTPException as err:
             log.info("table %s: no DM to %s (%s)", table.id, user_id, err)
             self._dm_closed.setdefault(table.id, set()).add(user_id)
         else:
             self._dm_closed.get(table.id, set()).discard(user_id)
+            self.hand_opened(table, seat, message, locale)
+
+    def hand_opened(self, table: Table, seat: int, where: Any, locale: object) -> None:
+        """A private hand was offered to `seat` (a DM `discord.Message`, or the interaction
+        of "Pick privately" whose ephemeral reply shows it): closed once the seat has
+        picked, by whichever route (`close_hands`)."""
+        since = table.since.get(seat, table.ply)
+        self._hands.setdefault(table.id, {}).setdefault(seat, []).append(
+            (since, where, locale))
+
+    async def close_hands(self, table: Table) -> None:
+        """Close the private hands whose decision is over (the seat picked, by DM, by "Pick
+        privately" or /move; the turn moved on; the game ended): their menu is removed and
+        they say what was picked."""
+        offered = self._hands.get(table.id)
+        if not offered:
+            return
+        running = table.status == "running"
+        acting = set(table.to_act()) if running else set()
+        jobs = []
+        for seat, shown in list(offered.items()):
+            current = [entry for entry in shown
+                       if running and seat in acting and table.since.get(seat) == entry[0]]
+            done = [entry for entry in shown if entry not in current]
+            if current:
+                offered[seat] = current
+            else:
+                del offered[seat]
+            card = hands.own_pick(table, seat) if running else None
+            picked = self._picks.pop((table.id, seat), None) if done else None
+            for _since, where, locale in done:
+                jobs.append(self._close_hand(table, where, locale, card or picked))
+        if jobs:
+            await asyncio.gather(*jobs)
+
+    async def _close_hand(self, table: Table, where: Any, locale: object, card: Any) -> None:
+        if card is not None:
+            text = t(locale, "You picked {card}. It stays face down until everyone has picked.",
+                     card=card)
+        elif table.status != "running":
+            text = t(locale, "The game is over: this hand is closed.")
+        else:
+            text = t(locale, "This pick is over: the board in {place} shows what happened.",
+                     place=self.place_text(table))
+        try:
+            if isinstance(where, discord.Interaction):
+                if where.is_expired():
+                    return
+                await where.edit_original_response(content=text, view=None)
+            else:
+                await where.edit(content=text, view=None)
+        except discord.HTTPException as err:
+            log.info("table %s: could not close a private hand (%s)", table.id, err)
 
     async def _update_picks(self, table: Table, extra: Sequence[str] = ()) -> bool:
-        """Edit the posted pick board: who has picked (never what), and who is awaited."""
+        """Edit the posted pick board: who has picked (never what), and who is awaited; the
+        picture is drawn again (a picked seat shows a face-down card)."""
         channel = await self.places.channel(table.place_id)
         if channel is None or table.message_id is None:
             return False
         locale = self.places.locale_of(channel)
         fresh = board_text(table, [], locale, [*extra, *self._dm_notes(table, locale)])
         marker = players_line(table, locale)
+        drawing = None
+        if self.places.can(channel, "attach_files"):
+            drawing = asyncio.ensure_future(self._render(table, [], locale))
         try:
             # The text above the players line never changes once posted: known since then
             # (whoever edits below it), else read back from Discord.
-            known = self._texts.get(table.id)
-            if known is not None and known[0] == table.message_id and \
-                    hasattr(channel, "get_partial_message"):
-                message, posted = channel.get_partial_message(table.message_id), known[1]
-            else:
-                message = await channel.fetch_message(table.message_id)
-                posted = message.content
-            before, found, _ = posted.partition("\n" + marker)
+            message, shown = await self._shown_board(channel, table)
+            before, found, _ = shown.text.partition("\n" + marker)
             after = fresh.partition("\n" + marker)
-            content = before + found + after[2] if found and after[1] else fresh
-            await message.edit(content=content[:2000], allowed_mentions=NO_MENTIONS)
+            content = (before + found + after[2] if found and after[1] else fresh)[:4000]
+            file = await drawing if drawing is not None else None
+            picture, alt = shown.picture, shown.alt
+            kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+            if file is not None:
+                picture, alt = file.filename, file.description
+                kwargs["attachments"] = [file]
+            shown = Shown(table.message_id, content, picture, alt, accent_of(table))
+            items = self.items(table, locale)
+            kwargs["view"] = board_view(content, picture, alt, items, shown.accent)
+            await message.edit(**kwargs)
         except discord.HTTPException as err:
+            if drawing is not None:
+                drawing.cancel()
             log.info("table %s: could not update the pick board (%s)", table.id, err)
             return await self._post_board(table, [], send_hands=False)
+        self._shown[table.id] = shown
         self._posted(table, table.ply, table.message_id)
         await self._mark(table.id, table.ply, table.message_id)
+        await self.close_hands(table)
         return True
 
     # -- boards left unposted ----------------------------------------------------------------
