@@ -74,7 +74,8 @@ async def test_only_the_newest_board_can_be_pressed(world: World) -> None:
     boards = world.boards(place)
     assert [bool(custom_ids(b)) for b in boards[-2:]] == [False, True]
     table, final = await driver.finish()
-    assert all(not custom_ids(b) for b in world.boards(place))
+    assert all(not custom_ids(b) for b in world.boards(place)[:-1])
+    assert custom_ids(final) == [f"rematch:{table_id}"]  # no move is left; Rematch is
     assert_v2_board(final)
 
 
