@@ -1,7 +1,7 @@
 """The PostgreSQL driver: units of work (`bot.storage.driver`) on a pool of asyncpg connections.
 
-`open_postgres(url)` connects, applies the migrations of `migrations_pg/` under an advisory
-lock (so processes starting together migrate once) and returns a `PostgresDriver`. Each
+`open_postgres(url)` connects, applies the PostgreSQL migrations of `migrations/` under an
+advisory lock (so processes starting together migrate once) and returns a `PostgresDriver`. Each
 `run(unit, *args)` borrows one connection, opens a transaction and feeds the unit's
 statements through it, one round trip each.
 
@@ -44,7 +44,7 @@ from bot.storage.driver import (
     Unit,
     is_player_answered,
 )
-from bot.storage.migrate import available
+from bot.storage.migrate import available, renumbered
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -397,13 +397,15 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 def available_pg() -> list[tuple[int, str, str]]:
     """(version, file name, SQL) of every PostgreSQL migration, in version order."""
-    return available("bot.storage.migrations_pg")
+    return available("postgresql")
 
 
-async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
-    """Apply the missing migrations, each in its own transaction, holding an advisory lock
-    so that a second process starting at the same moment waits and then finds them done.
-    Returns the versions applied now."""
+async def apply_pg_migrations(conn: asyncpg.Connection, upto: int | None = None) -> list[int]:
+    """Apply the missing migrations (up to version `upto`, if given), each in its own
+    transaction, holding an advisory lock so that a second process starting at the same
+    moment waits and then finds them done. A database still recorded in PostgreSQL's old
+    numbering is renumbered first (`bot.storage.migrate.OLD_POSTGRES`). Returns the
+    versions applied now."""
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
         await conn.execute(
@@ -411,6 +413,7 @@ async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
         )
+        await _renumber(conn)
         done = {r["version"] for r in await conn.fetch("SELECT version FROM schema_version")}
         known = available_pg()
         newest = max((v for v, _, _ in known), default=0)
@@ -421,7 +424,7 @@ async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
             )
         applied = []
         for version, name, sql in known:
-            if version in done:
+            if version in done or (upto is not None and version > upto):
                 continue
             async with conn.transaction():
                 await conn.execute(sql)
@@ -434,6 +437,21 @@ async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+
+async def _renumber(conn: asyncpg.Connection) -> None:
+    """Record a database migrated under PostgreSQL's old numbering in the shared one."""
+    recorded = [(r["version"], r["name"], r["applied_at"]) for r in await conn.fetch(
+        "SELECT version, name, applied_at FROM schema_version ORDER BY version")]
+    rows = renumbered(recorded)
+    if rows is None:
+        return
+    async with conn.transaction():
+        await conn.execute("DELETE FROM schema_version")
+        await conn.executemany(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)", rows)
+    log.info("PostgreSQL migrations %s renumbered as %s", [v for v, _, _ in recorded],
+             [v for v, _, _ in rows])
 
 
 __all__ = [

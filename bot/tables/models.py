@@ -12,7 +12,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from bot.storage.repository import StandingRow
+from bot.storage.results import StandingRow
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.storage import LoadedTable, Repository
+from bot.storage import LoadedTable, TableRepository
 from bot.storage.driver import from_row, player_answered
 from bot.tables import pipeline, turns
 from bot.tables.errors import TableError, reason_params
@@ -51,7 +51,7 @@ def engine_of(game: str) -> Engine:
 
 
 class TableStore:
-    def __init__(self, repo: Repository, clock: Callable[[], datetime]) -> None:
+    def __init__(self, repo: TableRepository, clock: Callable[[], datetime]) -> None:
         self._repo, self._clock = repo, clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._replays: dict[int, _Replay] = {}
