@@ -24,22 +24,26 @@ import asyncio
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 from asyncpg import exceptions as pgerr
+from asyncpg.transaction import Transaction
 
 from bot.storage.driver import (
     Conflict,
     Execute,
     ExecuteMany,
     Fetch,
+    Params,
+    Row,
+    Statement,
     Unavailable,
     Unit,
     is_player_answered,
@@ -47,6 +51,7 @@ from bot.storage.driver import (
 from bot.storage.migrate import available, renumbered
 
 T = TypeVar("T")
+N = TypeVar("N", int, float)
 log = logging.getLogger(__name__)
 
 # Failures that mean "the database cannot do this now", not "the unit is wrong".
@@ -97,7 +102,7 @@ class PostgresSettings:
         env = os.environ if environ is None else environ
         default = cls()
 
-        def number(name: str, fallback: float, kind: type = int) -> Any:
+        def number(name: str, fallback: N, kind: Callable[[str], N]) -> N:
             raw = (env.get(name) or "").strip()
             if not raw:
                 return fallback
@@ -110,14 +115,16 @@ class PostgresSettings:
             return value
 
         settings = cls(
-            min_size=number("BOT_PG_POOL_MIN", default.min_size),
-            max_size=number("BOT_PG_POOL_MAX", default.max_size),
-            statement_cache_size=number("BOT_PG_STATEMENT_CACHE", default.statement_cache_size),
+            min_size=number("BOT_PG_POOL_MIN", default.min_size, int),
+            max_size=number("BOT_PG_POOL_MAX", default.max_size, int),
+            statement_cache_size=number(
+                "BOT_PG_STATEMENT_CACHE", default.statement_cache_size, int
+            ),
             acquire_timeout=number("BOT_PG_ACQUIRE_TIMEOUT", default.acquire_timeout, float),
             answered_wait=number("BOT_PG_ANSWERED_WAIT", default.answered_wait, float),
-            lock_timeout_ms=number("BOT_PG_LOCK_TIMEOUT_MS", default.lock_timeout_ms),
+            lock_timeout_ms=number("BOT_PG_LOCK_TIMEOUT_MS", default.lock_timeout_ms, int),
             statement_timeout_ms=number(
-                "BOT_PG_STATEMENT_TIMEOUT_MS", default.statement_timeout_ms
+                "BOT_PG_STATEMENT_TIMEOUT_MS", default.statement_timeout_ms, int
             ),
         )
         if settings.max_size < 1 or settings.min_size > settings.max_size:
@@ -181,16 +188,16 @@ def rowcount(status: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _param(value: Any) -> Any:
+def _param(value: object) -> object:
     # Flags are INTEGER columns on both backends; asyncpg will not encode a bool as int4.
     return int(value) if isinstance(value, bool) else value
 
 
-def _params(values: Sequence[Any]) -> list[Any]:
+def _params(values: Params) -> list[object]:
     return [_param(v) for v in values]
 
 
-def _value(value: Any) -> Any:
+def _value(value: object) -> object:
     # SUM(bigint) and AVG() come back as numeric: give what SQLite gives (int or float).
     if isinstance(value, Decimal):
         exponent = value.as_tuple().exponent  # "F", "n" or "N" for infinity and NaNs
@@ -199,7 +206,7 @@ def _value(value: Any) -> Any:
     return value
 
 
-def _row(record: asyncpg.Record) -> dict[str, Any]:
+def _row(record: asyncpg.Record) -> Row:
     return {key: _value(value) for key, value in record.items()}
 
 
@@ -229,7 +236,7 @@ class PostgresDriver:
             return max(settings.acquire_timeout, settings.answered_wait)
         return settings.acquire_timeout
 
-    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+    async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
         """Run `unit(*args)` as one transaction and return what it returns.
 
         A unique-key violation is thrown into the unit as `Conflict` (the transaction is
@@ -309,7 +316,9 @@ class PostgresDriver:
             gen.close()
 
     @staticmethod
-    async def _execute(conn: asyncpg.Connection, statement: Any) -> Any:
+    async def _execute(
+        conn: asyncpg.Connection, statement: Statement
+    ) -> list[Row] | int | None:
         if isinstance(statement, Fetch):
             rows = await conn.fetch(numbered(statement.sql), *_params(statement.params))
             return [_row(r) for r in rows]
@@ -324,7 +333,7 @@ class PostgresDriver:
         raise TypeError(f"a unit yielded {statement!r}, not Fetch, Execute or ExecuteMany")
 
     @staticmethod
-    async def _rollback(tx: Any, conn: asyncpg.Connection) -> None:
+    async def _rollback(tx: Transaction, conn: asyncpg.Connection) -> None:
         if _closed(conn):
             return
         try:

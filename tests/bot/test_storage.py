@@ -129,7 +129,8 @@ async def test_a_commit_is_whole_and_refused_once_the_table_moved(opener: Opener
 
 
 async def test_racing_commits_on_one_ply_exactly_one_wins(opener: Opener) -> None:
-    tables, other = (await opener()).tables, (await opener(same=True)).tables  # two connections, one database
+    # two connections, one database
+    tables, other = (await opener()).tables, (await opener(same=True)).tables
     table = await lobby(tables)
     await tables.add_seat(table, 101, "U101", None)
     assert await tables.commit(start_commit(table))
