@@ -1,8 +1,8 @@
 """What every aggregate repository stands on: one driver, watched by the database's health.
 
 A repository (tables.py, results.py, settings.py, tournaments.py, history.py) holds the
-queries of one aggregate, each one unit of work (driver.py) run as one transaction through
-the `Runner` the database shares among them all.
+queries of one aggregate, each one unit of work (driver.py) run as one transaction on the
+driver and health that the database (database.py) shares among them all.
 """
 
 from __future__ import annotations
@@ -14,28 +14,6 @@ from bot.health import Health
 from bot.storage.driver import Driver, Execute, Fetch, Params, Row, Unavailable, Unit, read_only
 
 T = TypeVar("T")
-
-
-class Runner:
-    """The driver, telling `health` whether the database answered each unit."""
-
-    def __init__(self, driver: Driver, health: Health) -> None:
-        self.driver, self.health = driver, health
-
-    @property
-    def dialect(self) -> str:
-        return self.driver.dialect
-
-    async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
-        """`driver.run`, telling `health` whether the database answered."""
-        write = not getattr(unit, "read_only", False)
-        try:
-            result = await self.driver.run(unit, *args)
-        except Unavailable as err:
-            self.health.failed(err, write)
-            raise
-        self.health.ok(write)
-        return result
 
 
 @read_only
@@ -53,18 +31,27 @@ def marks(count: int) -> str:
 
 
 class Aggregate:
-    """The base of the aggregate repositories: runs units, and single statements."""
+    """The base of the aggregate repositories: the shared driver, telling the database's
+    `health` whether it answered each unit."""
 
-    def __init__(self, runner: Runner) -> None:
-        self._runner = runner
+    def __init__(self, driver: Driver, health: Health) -> None:
+        self.driver, self.health = driver, health
 
     @property
     def dialect(self) -> str:
-        return self._runner.dialect
+        return self.driver.dialect
 
     async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
-        """Run `unit(*args)` as one transaction (the driver's, with its health)."""
-        return await self._runner.run(unit, *args)
+        """Run `unit(*args)` as one transaction (`driver.run`), telling `health` whether the
+        database answered."""
+        write = not getattr(unit, "read_only", False)
+        try:
+            result = await self.driver.run(unit, *args)
+        except Unavailable as err:
+            self.health.failed(err, write)
+            raise
+        self.health.ok(write)
+        return result
 
     async def _rows(self, sql: str, params: Params = ()) -> list[Row]:
         return await self.run(rows_of, sql, params)

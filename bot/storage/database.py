@@ -16,7 +16,7 @@ unit, through results.py's `record_finish`).
 from __future__ import annotations
 
 from bot.health import Health, forget_asyncpg, watch_asyncpg
-from bot.storage.base import Runner, rows_of
+from bot.storage.base import rows_of
 from bot.storage.driver import Driver
 from bot.storage.history import HistoryRepository
 from bot.storage.results import ResultRepository
@@ -33,12 +33,12 @@ class Database:
         self.health = Health("database")  # outages logged once (bot/health.py)
         if driver.dialect == "postgresql":
             watch_asyncpg(self.health)
-        self._runner = runner = Runner(driver, self.health)
-        self.tables = TableRepository(runner)
-        self.results = ResultRepository(runner)
-        self.settings = SettingsRepository(runner)
-        self.tournaments = TournamentRepository(runner)
-        self.history = HistoryRepository(runner)
+        health = self.health
+        self.tables = TableRepository(driver, health)
+        self.results = ResultRepository(driver, health)
+        self.settings = SettingsRepository(driver, health)
+        self.tournaments = TournamentRepository(driver, health)
+        self.history = HistoryRepository(driver, health)
 
     @property
     def dialect(self) -> str:
@@ -46,7 +46,7 @@ class Database:
 
     async def schema_versions(self) -> list[int]:
         """The migrations applied, in version order."""
-        rows = await self._runner.run(
+        rows = await self.tables.run(
             rows_of, "SELECT version FROM schema_version ORDER BY version")
         return [row["version"] for row in rows]
 
