@@ -2,7 +2,7 @@
 
 A *unit* is a generator function that yields statements and receives their results; a driver
 runs the whole unit as one transaction (all or nothing). Writing every query this way keeps
-the SQL and the logic of the repository in one place for both backends:
+the SQL and the logic of the repositories in one place for both backends:
 
 - SQLite (`bot.storage.sqlite`): the unit runs synchronously on the connection's database
   thread, so a whole move is one short trip there and nothing waits on a Python lock.
