@@ -91,7 +91,7 @@ class ExecuteMany:
 
 Statement = Fetch | Execute | ExecuteMany
 # What a unit receives for each statement (list[Row], int or None) depends on the statement,
-# which a generator's type cannot say: the replies are Any to the unit.
+# which a generator's type cannot say: the unit takes them untyped.
 Unit = Generator[Statement, Any, T]
 
 
