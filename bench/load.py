@@ -136,9 +136,9 @@ async def service_cpu(database: str, tables: int, moves: int, seed_: int) -> Pha
     pictures), as players' moves on many tables."""
     from bot.tables import TableService
 
-    repo = await open_database(database)
+    db = await open_database(database)
     try:
-        service = TableService(repo, rng=random.Random(seed_))
+        service = TableService(db, rng=random.Random(seed_))
         rng = random.Random(seed_)
         ids = []
         for index in range(tables):
@@ -162,7 +162,7 @@ async def service_cpu(database: str, tables: int, moves: int, seed_: int) -> Pha
         for table_id in ids:  # no board of these tables is ever to be posted
             await service.cancel(table_id, 1, can_manage=True)
     finally:
-        await repo.close()
+        await db.close()
     return phase
 
 

@@ -89,7 +89,7 @@ async def play(moves: int) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
                    rng=random.Random(7))
     env = simcord.Env(bot)
     await env.start()
-    await bot.repo.driver.call(lambda conn: conn.set_trace_callback(_count_statement))
+    await bot.db.driver.call(lambda conn: conn.set_trace_callback(_count_statement))
     typed, moved = [], []
     try:
         guild = env.create_guild("Bench")
@@ -106,7 +106,7 @@ async def play(moves: int) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
         await aki.click(lobby, custom_id=start)
         place = channel.threads[-1] if channel.threads else channel
         members = {aki.id: aki, bo.id: bo}
-        reader = TableService(bot.repo)  # its own cache: reading leaves the bot's alone
+        reader = TableService(bot.db)  # its own cache: reading leaves the bot's alone
         while len(moved) < moves:
             table = await reader.get(table_id)
             acting = table.to_act()

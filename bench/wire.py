@@ -78,10 +78,10 @@ async def seed(database: str, tables: int, shard_count: int, rng_seed: int) -> l
     from bot.storage import open_database
     from bot.tables import TableService
 
-    repo = await open_database(database)
+    db = await open_database(database)
     infos = []
     try:
-        service = TableService(repo, rng=random.Random(rng_seed))
+        service = TableService(db, rng=random.Random(rng_seed))
         guilds = guild_ids(tables)
         for index in range(tables):
             guild_id = guilds[index // TABLES_PER_GUILD]
@@ -93,7 +93,7 @@ async def seed(database: str, tables: int, shard_count: int, rng_seed: int) -> l
             await service.start(table.id, host)
             infos.append(TableInfo(table.id, guild_id, place, shard_of(guild_id, shard_count)))
     finally:
-        await repo.close()
+        await db.close()
     return infos
 
 

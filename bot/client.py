@@ -64,7 +64,7 @@ from bot.features.tournaments.tournament import (
 from bot.health import Health, Outages, quiet_outage_tracebacks
 from bot.i18n import Translator
 from bot.i18n import commands as command_ids
-from bot.storage import Repository, Unavailable, open_database
+from bot.storage import Database, Unavailable, open_database
 from bot.tables import TableService
 from bot.tables.invitations import Invitations
 from bot.tables.thinking import choose
@@ -98,7 +98,7 @@ class TableBot(commands.Bot):
         self.config = config
         self.rng = rng
         self.clock = clock  # the service's clock (tests pass simulated time)
-        self.repo: Repository | None = None
+        self.db: Database | None = None
         self.workers: Workers | None = None
         self._recovery: asyncio.Task[None] | None = None
         self._timing: set[asyncio.Task[None]] = set()
@@ -107,12 +107,13 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         quiet_outage_tracebacks(Unavailable)  # an outage is told once, by its Health
-        self.repo = repo = await open_database(self.config.database)
+        self.db = db = await open_database(self.config.database)
         self.workers = Workers(self.config.workers,
                                processes_here=self.config.processes_here)
         workers.install(self.workers)
-        self.service = TableService(repo, rng=self.rng, now=self.clock, think=think)
-        self.tournaments = TournamentService(repo, self.service, rng=self.rng)
+        self.service = TableService(db, rng=self.rng, now=self.clock, think=think)
+        self.tournaments = TournamentService(db.tournaments, db.results, self.service,
+                                             rng=self.rng)
         warming = asyncio.ensure_future(self.workers.warm(warm_up))  # while commands sync
         try:
             await self.assemble()
@@ -132,9 +133,9 @@ class TableBot(commands.Bot):
         and its persistent components, routed to their handlers."""
         await self.tree.set_translator(Translator())
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
-        assert self.repo is not None
+        assert self.db is not None
         languages = ServerLanguages(self, self.service.settings.chosen_language)
-        outages = Outages(self.repo.health, Health("discord"))
+        outages = Outages(self.db.health, Health("discord"))
         services = Services(self, self.config, self.service, languages, outages)
         places = Places(self, services.languages, outages.discord)
         publisher = Publisher(services, places)
@@ -142,7 +143,7 @@ class TableBot(commands.Bot):
         publisher.on_posted(computers.poke)
         deadlines = Deadlines(services, places, publisher)
         sweeper = Sweeper(services.tables, publisher)
-        invitations = Invitations(services.tables, self.repo)
+        invitations = Invitations(services.tables, self.db.lobbies)
         keeper = LobbyKeeper(services, places, invitations)
         sweeper.add_chore(keeper.expire)
         in_time = InTime()  # replies wait for a board's post at most ~2 s
@@ -152,7 +153,7 @@ class TableBot(commands.Bot):
         lobby = LobbyActions(services, keeper, publisher, in_time, invitations)
         takebacks = TakeBackActions(services, places, publisher)
         publisher.add_controls(takeback_button)
-        book = SeasonBook(self.repo, services.tables.now)
+        book = SeasonBook(self.db.tournaments, self.db.settings, services.tables.now)
         seasons = Seasons(book, places, services.owns_guild)
         tournaments = TournamentUI(services, self.tournaments, places, publisher, seasons,
                                    deadlines.wake)
@@ -249,9 +250,9 @@ class TableBot(commands.Bot):
             workers.install(None)
             self.workers.close()
             self.workers = None
-        if self.repo is not None:
-            repo, self.repo = self.repo, None
-            await repo.close()
+        if self.db is not None:
+            db, self.db = self.db, None
+            await db.close()
 
     async def close(self) -> None:
         try:
@@ -277,12 +278,12 @@ class _CommandsOnly(TableBot):
 
     async def setup_hook(self) -> None:
         with tempfile.TemporaryDirectory() as folder:
-            self.repo = await open_database(Path(folder) / "commands.sqlite3")
-            self.service = TableService(self.repo)
-            self.tournaments = TournamentService(self.repo, self.service)
+            self.db = db = await open_database(Path(folder) / "commands.sqlite3")
+            self.service = TableService(db)
+            self.tournaments = TournamentService(db.tournaments, db.results, self.service)
             await self.assemble()
-            await self.repo.close()
-            self.repo = None
+            await db.close()
+            self.db = None
 
 
 def create_bot(config: Config, *, rng: random.Random | None = None) -> TableBot:

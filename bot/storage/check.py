@@ -63,7 +63,7 @@ def _check_version(db: sqlite3.Connection, path: str) -> None:
     if not known:
         return  # a new database: migrated at start
     newest = db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
-    ours = max((v for v, _, _ in available()), default=0)
+    ours = max((v for v, _, _ in available("sqlite")), default=0)
     if newest > ours:
         raise DatabaseProblem(f"the database {path} was migrated by a newer version of the "
                               f"bot (schema {newest}, this bot knows {ours}): update the bot")
@@ -87,7 +87,7 @@ async def check_postgres(url: str) -> None:
         raise DatabaseProblem(f"PostgreSQL at {describe(url)} cannot be read: {err}") from err
     finally:
         await conn.close()
-    ours = max((v for v, _, _ in available("bot.storage.migrations_pg")), default=0)
+    ours = max((v for v, _, _ in available("postgresql")), default=0)
     if (newest or 0) > ours:
         raise DatabaseProblem(f"PostgreSQL at {describe(url)} was migrated by a newer version "
                               f"of the bot (schema {newest}, this bot knows {ours})")

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import asyncpg
 
@@ -26,6 +25,8 @@ from bot.storage.postgres import PostgresSettings, open_postgres
 
 CHUNK = 5000  # rows per COPY batch: bounded memory whatever the database size
 SKIP = {"schema_version"}  # each backend keeps its own migration history
+# What SQLite gives back for a column.
+Stored = int | float | str | bytes | None
 
 
 class CopyError(RuntimeError):
@@ -39,26 +40,26 @@ class Counted:
     target: int
 
 
-def _time(value: Any) -> datetime | None:
+def _time(value: Stored | datetime) -> datetime | None:
     if value is None or isinstance(value, datetime):
         return value
     at = datetime.fromisoformat(str(value))
     return at if at.tzinfo else at.replace(tzinfo=UTC)  # old rows: naive meant UTC
 
 
-def _int(value: Any) -> int | None:
+def _int(value: Stored) -> int | None:
     return None if value is None else int(value)
 
 
-def _float(value: Any) -> float | None:
+def _float(value: Stored) -> float | None:
     return None if value is None else float(value)
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Stored) -> str | None:
     return value if value is None or isinstance(value, str) else str(value)
 
 
-CONVERT: dict[str, Callable[[Any], Any]] = {
+CONVERT: dict[str, Callable[[Stored], object]] = {
     "timestamp with time zone": _time,
     "bigint": _int,
     "integer": _int,
@@ -85,7 +86,7 @@ def _ordered(source: sqlite3.Connection, tables: list[str]) -> list[str]:
 
 
 def _rows(source: sqlite3.Connection, table: str, columns: list[str],
-          convert: list[Callable[[Any], Any]]) -> Iterator[list[tuple[Any, ...]]]:
+          convert: list[Callable[[Stored], object]]) -> Iterator[list[tuple[object, ...]]]:
     names = ", ".join(f'"{c}"' for c in columns)
     cursor = source.execute(f'SELECT {names} FROM "{table}"')
     while batch := cursor.fetchmany(CHUNK):

@@ -2,7 +2,7 @@
 
 A *unit* is a generator function that yields statements and receives their results; a driver
 runs the whole unit as one transaction (all or nothing). Writing every query this way keeps
-the SQL and the logic of the repository in one place for both backends:
+the SQL and the logic of the repositories in one place for both backends:
 
 - SQLite (`bot.storage.sqlite`): the unit runs synchronously on the connection's database
   thread, so a whole move is one short trip there and nothing waits on a Python lock.
@@ -12,7 +12,7 @@ the SQL and the logic of the repository in one place for both backends:
 Statements use `?` placeholders (the PostgreSQL driver numbers them `$1, $2, ...`). Parameters
 and results: integers, floats, text, None and aware `datetime`s (SQLite stores them as fixed
 width UTC ISO text; read them back with `as_time`). Booleans are stored as integers 0/1.
-Rows come back as dicts keyed by column name.
+Rows come back as dicts keyed by column name (`Row`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,14 @@ from typing import Any, Protocol, TypeVar, overload
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+# A row as a driver returns it: column name -> integer, float, text, None or datetime. The
+# one loosely typed value of storage: repositories turn rows into their dataclasses.
+Row = dict[str, Any]
+# A JSON object as stored in a TEXT column (a table's options and outcome).
+Json = dict[str, Any]
+# A statement's parameters: integers, floats, text, None, datetimes and bools.
+Params = Sequence[object]
 
 
 # Whether the player behind this work has been answered already (a deferred move, a timer):
@@ -62,7 +70,7 @@ class Fetch:
     """A query: the unit receives `list[dict]` of its rows."""
 
     sql: str
-    params: Sequence[Any] = ()
+    params: Params = ()
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,7 @@ class Execute:
     """A statement: the unit receives the number of rows it changed."""
 
     sql: str
-    params: Sequence[Any] = ()
+    params: Params = ()
 
 
 @dataclass(frozen=True)
@@ -78,10 +86,12 @@ class ExecuteMany:
     """One statement for each parameter row: the unit receives None."""
 
     sql: str
-    rows: Sequence[Sequence[Any]]
+    rows: Sequence[Params]
 
 
 Statement = Fetch | Execute | ExecuteMany
+# What a unit receives for each statement (list[Row], int or None) depends on the statement,
+# which a generator's type cannot say: the unit takes them untyped.
 Unit = Generator[Statement, Any, T]
 
 
@@ -113,7 +123,7 @@ def read_only(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
 class Driver(Protocol):
     dialect: str  # "sqlite" or "postgresql"
 
-    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+    async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
         """Run `unit(*args)` as one transaction and return what it returns."""
         ...
 
@@ -131,7 +141,7 @@ def as_time(value: str | datetime | None) -> datetime | None:
     return datetime.fromisoformat(value)
 
 
-def from_row(cls: type[R], row: Mapping[str, Any], **values: Any) -> R:
+def from_row(cls: type[R], row: Mapping[str, object], **values: object) -> R:
     """The dataclass `cls` from a row: every field not given in `values` is the column of its
     name (a column not selected: the field's default), times read with `as_time` and flags
     (stored as 0/1) as bools."""
@@ -141,11 +151,14 @@ def from_row(cls: type[R], row: Mapping[str, Any], **values: Any) -> R:
     return cls(**values)
 
 
+_Reader = Callable[[Any], object]  # as_time or bool: what a stored value is read with
+
+
 @functools.cache
-def _readers(cls: type) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+def _readers(cls: type) -> tuple[tuple[str, _Reader | None], ...]:
     """Per field of `cls`: its name and how its column is read (None: as it comes)."""
     hints = typing.get_type_hints(cls)
-    readers: list[tuple[str, Callable[[Any], Any] | None]] = []
+    readers: list[tuple[str, _Reader | None]] = []
     for field in fields(cls):
         hint = hints[field.name]
         kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)

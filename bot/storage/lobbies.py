@@ -3,12 +3,12 @@ the seats held for invited members, and which table a rematch lobby repeats."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from bot.storage.driver import Driver, Execute, Fetch, Unit, from_row
+from bot.storage.base import Aggregate
+from bot.storage.driver import Execute, Fetch, Unit, from_row
 
 
 @dataclass(frozen=True)
@@ -52,18 +52,13 @@ def _accept(table_id: int, user_id: int, name: str) -> Unit[InvitationRow | None
     return row
 
 
-class LobbyQueries:
-    """The lobby part of the Repository."""
-
-    driver: Driver
-
-    _execute: Callable[..., Awaitable[int]]  # Repository's
-    _rows: Callable[..., Awaitable[list[dict[str, Any]]]]
+class LobbyRepository(Aggregate):
+    """Lobbies: the seats held for invited members, and which table a rematch repeats."""
 
     async def add_invitations(self, table_id: int, rows: Sequence[tuple[int, str, int | None]],
                               at: datetime) -> int:
         """Hold seats for (user id, name, side) at a lobby; returns how many were new."""
-        return await self.driver.run(_invite, table_id, list(rows), at)
+        return await self.run(_invite, table_id, list(rows), at)
 
     async def invitations(self, table_id: int) -> list[InvitationRow]:
         """The seats held at a table, oldest first."""
@@ -75,7 +70,7 @@ class LobbyQueries:
     async def accept_invitation(self, table_id: int, user_id: int,
                                 name: str) -> InvitationRow | None:
         """Seat an invited member (on the side held for them); None if not invited."""
-        return await self.driver.run(_accept, table_id, user_id, name)
+        return await self.run(_accept, table_id, user_id, name)
 
     async def drop_invitations(self, table_id: int, user_id: int | None = None) -> int:
         """Free one member's held seat (or all of the table's); returns how many."""

@@ -1,7 +1,7 @@
 """The PostgreSQL driver: units of work (`bot.storage.driver`) on a pool of asyncpg connections.
 
-`open_postgres(url)` connects, applies the migrations of `migrations_pg/` under an advisory
-lock (so processes starting together migrate once) and returns a `PostgresDriver`. Each
+`open_postgres(url)` connects, applies the PostgreSQL migrations of `migrations/` under an
+advisory lock (so processes starting together migrate once) and returns a `PostgresDriver`. Each
 `run(unit, *args)` borrows one connection, opens a transaction and feeds the unit's
 statements through it, one round trip each.
 
@@ -24,29 +24,34 @@ import asyncio
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 from asyncpg import exceptions as pgerr
+from asyncpg.transaction import Transaction
 
 from bot.storage.driver import (
     Conflict,
     Execute,
     ExecuteMany,
     Fetch,
+    Params,
+    Row,
+    Statement,
     Unavailable,
     Unit,
     is_player_answered,
 )
-from bot.storage.migrate import available
+from bot.storage.migrate import available, renumbered
 
 T = TypeVar("T")
+N = TypeVar("N", int, float)
 log = logging.getLogger(__name__)
 
 # Failures that mean "the database cannot do this now", not "the unit is wrong".
@@ -97,7 +102,7 @@ class PostgresSettings:
         env = os.environ if environ is None else environ
         default = cls()
 
-        def number(name: str, fallback: float, kind: type = int) -> Any:
+        def number(name: str, fallback: N, kind: Callable[[str], N]) -> N:
             raw = (env.get(name) or "").strip()
             if not raw:
                 return fallback
@@ -110,14 +115,16 @@ class PostgresSettings:
             return value
 
         settings = cls(
-            min_size=number("BOT_PG_POOL_MIN", default.min_size),
-            max_size=number("BOT_PG_POOL_MAX", default.max_size),
-            statement_cache_size=number("BOT_PG_STATEMENT_CACHE", default.statement_cache_size),
+            min_size=number("BOT_PG_POOL_MIN", default.min_size, int),
+            max_size=number("BOT_PG_POOL_MAX", default.max_size, int),
+            statement_cache_size=number(
+                "BOT_PG_STATEMENT_CACHE", default.statement_cache_size, int
+            ),
             acquire_timeout=number("BOT_PG_ACQUIRE_TIMEOUT", default.acquire_timeout, float),
             answered_wait=number("BOT_PG_ANSWERED_WAIT", default.answered_wait, float),
-            lock_timeout_ms=number("BOT_PG_LOCK_TIMEOUT_MS", default.lock_timeout_ms),
+            lock_timeout_ms=number("BOT_PG_LOCK_TIMEOUT_MS", default.lock_timeout_ms, int),
             statement_timeout_ms=number(
-                "BOT_PG_STATEMENT_TIMEOUT_MS", default.statement_timeout_ms
+                "BOT_PG_STATEMENT_TIMEOUT_MS", default.statement_timeout_ms, int
             ),
         )
         if settings.max_size < 1 or settings.min_size > settings.max_size:
@@ -181,16 +188,16 @@ def rowcount(status: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _param(value: Any) -> Any:
+def _param(value: object) -> object:
     # Flags are INTEGER columns on both backends; asyncpg will not encode a bool as int4.
     return int(value) if isinstance(value, bool) else value
 
 
-def _params(values: Sequence[Any]) -> list[Any]:
+def _params(values: Params) -> list[object]:
     return [_param(v) for v in values]
 
 
-def _value(value: Any) -> Any:
+def _value(value: object) -> object:
     # SUM(bigint) and AVG() come back as numeric: give what SQLite gives (int or float).
     if isinstance(value, Decimal):
         exponent = value.as_tuple().exponent  # "F", "n" or "N" for infinity and NaNs
@@ -199,7 +206,7 @@ def _value(value: Any) -> Any:
     return value
 
 
-def _row(record: asyncpg.Record) -> dict[str, Any]:
+def _row(record: asyncpg.Record) -> Row:
     return {key: _value(value) for key, value in record.items()}
 
 
@@ -229,7 +236,7 @@ class PostgresDriver:
             return max(settings.acquire_timeout, settings.answered_wait)
         return settings.acquire_timeout
 
-    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+    async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
         """Run `unit(*args)` as one transaction and return what it returns.
 
         A unique-key violation is thrown into the unit as `Conflict` (the transaction is
@@ -309,7 +316,9 @@ class PostgresDriver:
             gen.close()
 
     @staticmethod
-    async def _execute(conn: asyncpg.Connection, statement: Any) -> Any:
+    async def _execute(
+        conn: asyncpg.Connection, statement: Statement
+    ) -> list[Row] | int | None:
         if isinstance(statement, Fetch):
             rows = await conn.fetch(numbered(statement.sql), *_params(statement.params))
             return [_row(r) for r in rows]
@@ -324,7 +333,7 @@ class PostgresDriver:
         raise TypeError(f"a unit yielded {statement!r}, not Fetch, Execute or ExecuteMany")
 
     @staticmethod
-    async def _rollback(tx: Any, conn: asyncpg.Connection) -> None:
+    async def _rollback(tx: Transaction, conn: asyncpg.Connection) -> None:
         if _closed(conn):
             return
         try:
@@ -397,13 +406,15 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 def available_pg() -> list[tuple[int, str, str]]:
     """(version, file name, SQL) of every PostgreSQL migration, in version order."""
-    return available("bot.storage.migrations_pg")
+    return available("postgresql")
 
 
-async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
-    """Apply the missing migrations, each in its own transaction, holding an advisory lock
-    so that a second process starting at the same moment waits and then finds them done.
-    Returns the versions applied now."""
+async def apply_pg_migrations(conn: asyncpg.Connection, upto: int | None = None) -> list[int]:
+    """Apply the missing migrations (up to version `upto`, if given), each in its own
+    transaction, holding an advisory lock so that a second process starting at the same
+    moment waits and then finds them done. A database still recorded in PostgreSQL's old
+    numbering is renumbered first (`bot.storage.migrate.OLD_POSTGRES`). Returns the
+    versions applied now."""
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
         await conn.execute(
@@ -411,6 +422,7 @@ async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
         )
+        await _renumber(conn)
         done = {r["version"] for r in await conn.fetch("SELECT version FROM schema_version")}
         known = available_pg()
         newest = max((v for v, _, _ in known), default=0)
@@ -421,7 +433,7 @@ async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
             )
         applied = []
         for version, name, sql in known:
-            if version in done:
+            if version in done or (upto is not None and version > upto):
                 continue
             async with conn.transaction():
                 await conn.execute(sql)
@@ -434,6 +446,21 @@ async def apply_pg_migrations(conn: asyncpg.Connection) -> list[int]:
         return applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+
+async def _renumber(conn: asyncpg.Connection) -> None:
+    """Record a database migrated under PostgreSQL's old numbering in the shared one."""
+    recorded = [(r["version"], r["name"], r["applied_at"]) for r in await conn.fetch(
+        "SELECT version, name, applied_at FROM schema_version ORDER BY version")]
+    rows = renumbered(recorded)
+    if rows is None:
+        return
+    async with conn.transaction():
+        await conn.execute("DELETE FROM schema_version")
+        await conn.executemany(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)", rows)
+    log.info("PostgreSQL migrations %s renumbered as %s", [v for v, _, _ in recorded],
+             [v for v, _, _ in rows])
 
 
 __all__ = [

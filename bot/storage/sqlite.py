@@ -12,18 +12,28 @@ import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import aiosqlite
 
-from bot.storage.driver import Conflict, Execute, ExecuteMany, Fetch, Unavailable, Unit, stamp
+from bot.storage.driver import (
+    Conflict,
+    Execute,
+    ExecuteMany,
+    Fetch,
+    Params,
+    Row,
+    Unavailable,
+    Unit,
+    stamp,
+)
 
 T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 1000  # an interactive command never waits long for another writer
 
 
-def _param(value: Any) -> Any:
+def _param(value: object) -> object:
     if isinstance(value, datetime):
         return stamp(value)
     if isinstance(value, bool):
@@ -31,7 +41,7 @@ def _param(value: Any) -> Any:
     return value
 
 
-def _params(values: Any) -> tuple[Any, ...]:
+def _params(values: Params) -> tuple[object, ...]:
     return tuple(_param(v) for v in values)
 
 
@@ -50,7 +60,7 @@ def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False,
             conn.execute(f"PRAGMA synchronous={int(level)}")
     conn.execute("BEGIN" if reads_only else "BEGIN IMMEDIATE")
     try:
-        reply: Any = None
+        reply: list[Row] | int | None = None
         error: BaseException | None = None
         while True:
             try:
@@ -87,7 +97,7 @@ class SqliteDriver:
         self._db = db
         self.path = path
 
-    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
+    async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
         generator = unit(*args)
         reads_only = bool(getattr(unit, "read_only", False))
         durable = bool(getattr(unit, "durable", True))
@@ -101,7 +111,7 @@ class SqliteDriver:
                 raise
             raise Unavailable(str(err)) from err
 
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+    async def call(self, fn: Callable[..., T], *args: object) -> T:
         """`fn(connection, *args)` on the database thread (migrations, checks, backups)."""
         return await self._db._execute(fn, self._db._conn, *args)
 

@@ -1,4 +1,5 @@
-"""Tournament queries (migration 0006 / PostgreSQL 0003), units of work like repository.py.
+"""Tournaments and seasons (migration 0006): a tournament with its players and games, and a
+season's standings over the results of its dates.
 
 Exactly once across processes: a round moves on only through `advance` (UPDATE ... WHERE
 round = ?), a tournament's next step is claimed with a lease (`claim_tournaments`), and a
@@ -8,12 +9,12 @@ round's table is opened by the one process that claimed its game (`claim_game`).
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from bot.storage.driver import Conflict, Driver, Execute, ExecuteMany, Fetch, Unit, as_time
+from bot.storage.base import Aggregate, marks
+from bot.storage.driver import Conflict, Execute, ExecuteMany, Fetch, Json, Row, Unit, as_time
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class TournamentRow:
     organiser_id: int
     game: str
     format: str
-    options: dict[str, Any]
+    options: Json
     rounds: int
     seat_limit: int
     deadline_seconds: int
@@ -64,8 +65,8 @@ _NEW = ("guild_id", "channel_id", "organiser_id", "game", "format", "options", "
         "seat_limit", "deadline_seconds", "check_in", "starts_at", "next_at", "created_at")
 
 
-def _tournament(row: dict[str, Any], entrants: Sequence[dict[str, Any]] = (),
-                games: Sequence[dict[str, Any]] = ()) -> TournamentRow:
+def _tournament(row: Row, entrants: Sequence[Row] = (),
+                games: Sequence[Row] = ()) -> TournamentRow:
     return TournamentRow(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         message_id=row["message_id"], organiser_id=row["organiser_id"], game=row["game"],
@@ -81,7 +82,7 @@ def _tournament(row: dict[str, Any], entrants: Sequence[dict[str, Any]] = (),
     )
 
 
-def _game(row: dict[str, Any]) -> GameRow:
+def _game(row: Row) -> GameRow:
     seats = json.loads(row["seats"]) if row["seats"] else None
     points = json.loads(row["points"]) if row["points"] else None
     return GameRow(row["round"], row["number"], tuple(json.loads(row["players"])),
@@ -100,9 +101,9 @@ def _load(tournament_id: int) -> Unit[TournamentRow | None]:
     return _tournament(rows[0], entrants, games)
 
 
-def _create(values: dict[str, Any]) -> Unit[int]:
+def _create(values: Mapping[str, object]) -> Unit[int]:
     rows = yield Fetch(
-        f"INSERT INTO tournaments ({', '.join(_NEW)}) VALUES ({', '.join('?' * len(_NEW))})"
+        f"INSERT INTO tournaments ({', '.join(_NEW)}) VALUES ({marks(len(_NEW))})"
         " RETURNING id", [values[name] for name in _NEW])
     return rows[0]["id"]
 
@@ -179,7 +180,7 @@ def _claim(now: datetime, until: datetime, owner: str, limit: int, locking: str,
     where, params = "", []
     if guilds is not None:
         count, ids = guilds
-        where = f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
+        where = f" AND ((guild_id >> 22) % ?) IN ({marks(len(ids))})"
         params = [count, *ids]
     rows = yield Fetch(
         "SELECT id FROM tournaments WHERE next_at <= ? AND status IN ('signup', 'running')"
@@ -192,16 +193,10 @@ def _claim(now: datetime, until: datetime, owner: str, limit: int, locking: str,
     return [r["id"] for r in rows]
 
 
-class TournamentQueries:
-    """The tournament part of the Repository."""
+class TournamentRepository(Aggregate):
+    """Tournaments, their players and games; seasons' standings."""
 
-    driver: Driver
-
-    _execute: Callable[..., Awaitable[int]]  # Repository's
-    run: Callable[..., Awaitable[Any]]  # Repository's: the driver's, with its health
-    _rows: Callable[..., Awaitable[list[dict[str, Any]]]]
-
-    async def create_tournament(self, values: dict[str, Any]) -> int:
+    async def create_tournament(self, values: Mapping[str, object]) -> int:
         """A new tournament in sign-up (`values` has every column of _NEW)."""
         return await self.run(_create, values)
 
@@ -213,7 +208,7 @@ class TournamentQueries:
                              limit: int = 25) -> list[TournamentRow]:
         rows = await self._rows(
             f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN"
-            f" ({', '.join('?' * len(statuses))}) ORDER BY id DESC LIMIT ?",
+            f" ({marks(len(statuses))}) ORDER BY id DESC LIMIT ?",
             (guild_id, *statuses, limit))
         return [_tournament(r) for r in rows]
 
@@ -230,9 +225,9 @@ class TournamentQueries:
     async def sign_up(self, tournament_id: int, user_id: int, name: str, at: datetime,
                       checked_in: bool = False) -> str:
         """'ok' or why not ('closed', 'full', 'already')."""
-        locking = " FOR UPDATE" if self.driver.dialect == "postgresql" else ""
+        locking = " FOR UPDATE" if self.dialect == "postgresql" else ""
         return await self.run(_sign_up, tournament_id, user_id, name, at, checked_in,
-                                     locking)
+                              locking)
 
     async def withdraw(self, tournament_id: int, user_id: int) -> bool:
         """Leave during sign-up; False if not signed up (or no longer in sign-up)."""
@@ -278,7 +273,7 @@ class TournamentQueries:
                                 guilds: tuple[int, tuple[int, ...]] | None = None
                                 ) -> list[int]:
         """Tournaments whose next step is due, claimed for `owner` until `until`."""
-        locking = " FOR UPDATE SKIP LOCKED" if self.driver.dialect == "postgresql" else ""
+        locking = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
         return await self.run(_claim, now, until, owner, limit, locking, guilds)
 
     async def release_tournament(self, tournament_id: int, owner: str, claimed_at: datetime,
@@ -355,7 +350,7 @@ class TournamentQueries:
     # -- seasons ---------------------------------------------------------------------------
 
     async def season_standings(self, guild_id: int, game: str | None, start: datetime,
-                               end: datetime, limit: int) -> list[dict[str, Any]]:
+                               end: datetime, limit: int) -> list[Row]:
         """Players by wins, then games, then average rank, over results finished in
         [start, end) (one game, or all): rows of user_id, name, games, wins, average_rank."""
         where, params = "", []
@@ -375,20 +370,3 @@ class TournamentQueries:
             "SELECT DISTINCT game FROM results WHERE guild_id = ? AND finished_at >= ? AND"
             " finished_at < ? ORDER BY game", (guild_id, start, end))
         return [r["game"] for r in rows]
-
-    async def season_guilds(self) -> list[dict[str, Any]]:
-        """Guilds with seasons: guild_id, season, season_channel_id, season_posted."""
-        return await self._rows(
-            "SELECT guild_id, season, season_channel_id, season_posted FROM guild_settings"
-            " WHERE season <> 'none' AND season_channel_id IS NOT NULL")
-
-    async def mark_season(self, guild_id: int, before: str | None, marker: str) -> bool:
-        """Move a server's season marker from `before` to `marker`, once across processes
-        (False: another process did): the one that does announces the season's end."""
-        if before is None:
-            return await self._execute(
-                "UPDATE guild_settings SET season_posted = ? WHERE guild_id = ? AND"
-                " season_posted IS NULL", (marker, guild_id)) == 1
-        return await self._execute(
-            "UPDATE guild_settings SET season_posted = ? WHERE guild_id = ? AND"
-            " season_posted = ?", (marker, guild_id, before)) == 1

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, ParamSpec
 
-from bot.storage import Repository, TimerRow
+from bot.storage import TableRepository, TimerRow
 from bot.tables import pipeline
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Table
@@ -103,7 +103,7 @@ def merge_reminders(reminders: list[Reminder]) -> list[Reminder]:
 class TurnTimers:
     """The deadlines of running tables: reminders, expiries and the absence rule."""
 
-    def __init__(self, store: TableStore, repo: Repository, rng: random.Random,
+    def __init__(self, store: TableStore, repo: TableRepository, rng: random.Random,
                  computer_moves: ComputerMoves) -> None:
         self.store, self._repo, self._rng = store, repo, rng
         self.computer_moves = computer_moves

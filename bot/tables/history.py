@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from bot import workers
 from bot.i18n import picture_words
-from bot.storage import Repository
-from bot.storage.history import FinishedTable, HistoryPlayer, finished_tables
+from bot.storage import FinishedTable, HistoryPlayer, HistoryRepository
 from bot.tables.errors import TableError
 from bot.tables.export import export_table, exportable, to_json_bytes
 from bot.tables.models import Table
@@ -40,17 +39,17 @@ class ExportFile:
     frames: int = 0  # replays: frames in the animation
 
 
-def _repository(source: TableService | Repository) -> Repository:
-    return source._repo if isinstance(source, TableService) else source
+def _history(source: TableService | HistoryRepository) -> HistoryRepository:
+    return source._history if isinstance(source, TableService) else source
 
 
 async def recent_games(
-    source: TableService | Repository, guild_id: int, user_id: int | None = None,
+    source: TableService | HistoryRepository, guild_id: int, user_id: int | None = None,
     limit: int = 10,
 ) -> list[FinishedTable]:
     """The guild's most recently finished tables (those `user_id` played, if given), newest
     first: table id, game, dates and each seat's name, user id, rank and score."""
-    return await finished_tables(_repository(source), guild_id, user_id, limit)
+    return await _history(source).finished_tables(guild_id, user_id, limit)
 
 
 async def shown_table(service: TableService, table_id: int, guild_id: int | None) -> Table:

@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage import Repository
-from bot.storage.lobbies import InvitationRow
+from bot.storage.lobbies import InvitationRow, LobbyRepository
 from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
 from bot.tables.models import Table
@@ -41,7 +40,7 @@ class InvitationError(Exception):
 class Invitations:
     """The seats held at lobbies (table `invitations`) and rematches (`rematch_of`)."""
 
-    def __init__(self, service: TableService, repo: Repository) -> None:
+    def __init__(self, service: TableService, repo: LobbyRepository) -> None:
         self.service = service
         self._repo = repo
 

@@ -12,7 +12,8 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from bot.storage.repository import StandingRow, TimerRow
+from bot.storage.results import StandingRow
+from bot.storage.tables import TimerRow
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
 from engines.base import Event, Options, Outcome, View

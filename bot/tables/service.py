@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.storage import HostBusy, PlaceTaken, Repository, SeatRow, ServerFull, StandingRow
+from bot.storage import Database, HostBusy, PlaceTaken, SeatRow, ServerFull, StandingRow
 from bot.tables import computers, pipeline, ratings, turns
 from bot.tables.deadlines import TurnTimers
 from bot.tables.errors import TableError, reason_params
@@ -46,21 +46,23 @@ def _now() -> datetime:
 
 
 class TableService:
-    """The API of CONTRACT.md. `rng` draws chance moves and seat shuffles; `now` is the
-    clock (UTC datetimes; tests inject simulated time); `think` runs the computer player
-    (default: in a thread). Its parts: `store`, `settings`, `timers`, `upkeep`, `takebacks`."""
+    """The API of CONTRACT.md over the database's tables, results, settings and history.
+    `rng` draws chance moves and seat shuffles; `now` is the clock (UTC datetimes; tests
+    inject simulated time); `think` runs the computer player (default: in a thread). Its
+    parts: `store`, `settings`, `timers`, `upkeep`, `takebacks`."""
 
     def __init__(
         self,
-        repo: Repository,
+        db: Database,
         rng: random.Random | None = None,
         now: Callable[[], datetime] | None = None,
         think: Think | None = None,
     ) -> None:
-        self._repo = repo
+        self._repo = repo = db.tables
+        self._results, self._history = db.results, db.history
         self._rng = rng if rng is not None else random.Random()
         self.store = TableStore(repo, now if now is not None else _now)
-        self.settings = ServerSettings(repo, self.store.now)
+        self.settings = ServerSettings(db.settings, self.store.now)
         self.computer_moves = ComputerMoves(think)
         self.timers = TurnTimers(self.store, repo, self._rng, self.computer_moves)
         self.upkeep = Upkeep(self.store, repo, self.settings)
@@ -432,15 +434,15 @@ class TableService:
     ) -> list[Standing]:
         """Best first: by rating for one game; over all games by wins, then games played."""
         if game is None:
-            overall = await self._repo.overall_standings(guild_id, limit)
+            overall = await self._results.overall_standings(guild_id, limit)
             return [self._standing(row) for row in overall]
-        rows = [self._standing(row) for row in await self._repo.game_standings(guild_id, game)]
+        rows = [self._standing(row) for row in await self._results.game_standings(guild_id, game)]
         rows.sort(key=lambda r: (-(r.rating or 0.0), -r.wins, r.average_rank, r.user_id))
         return rows[:limit]
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's record in the guild, per game and in total (zeros if none)."""
-        by_game = [self._standing(r) for r in await self._repo.user_standings(guild_id, user_id)]
+        by_game = [self._standing(r) for r in await self._results.user_standings(guild_id, user_id)]
         games = sum(s.games for s in by_game)
         return PlayerStats(
             user_id=user_id,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
-from bot.storage import Repository
+from bot.storage import SettingsRepository
 from bot.tables.errors import TableError
 
 # Deadline presets, in seconds: 1, 5 and 15 minutes, 1, 6 and 12 hours, 1 and 2 days.
@@ -97,7 +97,7 @@ def check_setting(name: str, value: Any) -> Any:
 class ServerSettings:
     """Reads and changes servers' settings (table `guild_settings`)."""
 
-    def __init__(self, repo: Repository, now: Callable[[], datetime]) -> None:
+    def __init__(self, repo: SettingsRepository, now: Callable[[], datetime]) -> None:
         self._repo, self.now = repo, now
 
     async def get(self, guild_id: int) -> GuildSettings:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.storage import LoadedTable, Repository
+from bot.storage import LoadedTable, TableRepository
 from bot.storage.driver import from_row, player_answered
 from bot.tables import pipeline, takeback
 from bot.tables.errors import TableError, reason_params
@@ -53,7 +53,7 @@ def engine_of(game: str) -> Engine:
 
 
 class TableStore:
-    def __init__(self, repo: Repository, clock: Callable[[], datetime]) -> None:
+    def __init__(self, repo: TableRepository, clock: Callable[[], datetime]) -> None:
         self._repo, self._clock = repo, clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._replays: dict[int, _Replay] = {}

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.storage import Repository
+from bot.storage import TableRepository
 from bot.tables import pipeline
 from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Seat, Table
@@ -44,7 +44,7 @@ def check_move_text(move: str) -> None:
 class Upkeep:
     """Limits, cancelling, broken tables and lobby expiry."""
 
-    def __init__(self, store: TableStore, repo: Repository, settings: ServerSettings) -> None:
+    def __init__(self, store: TableStore, repo: TableRepository, settings: ServerSettings) -> None:
         self.store, self._repo, self.settings = store, repo, settings
         self.now = store.now
 

@@ -7,9 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.repository import Repository
+from bot.storage import Row, SettingsRepository, TournamentRepository
 from bot.tournaments import seasons
-from engines.base import Record
 
 
 @dataclass(frozen=True)
@@ -20,11 +19,15 @@ class EndedSeason:
 
 
 class SeasonBook:
-    def __init__(self, repo: Repository, now: Callable[[], datetime]) -> None:
-        self._repo, self.now = repo, now
+    """A season's standings and games (tournaments' repository), and the seasons that ended,
+    claimed by moving their guild's marker (settings' repository)."""
+
+    def __init__(self, repo: TournamentRepository, settings: SettingsRepository,
+                 now: Callable[[], datetime]) -> None:
+        self._repo, self._settings, self.now = repo, settings, now
 
     async def standings(self, guild_id: int, game: str | None, key: str,
-                        limit: int) -> list[Record]:
+                        limit: int) -> list[Row]:
         start, end = seasons.bounds(key)
         return await self._repo.season_standings(guild_id, game, start, end, limit)
 
@@ -36,15 +39,14 @@ class SeasonBook:
         """The seasons that ended in the servers `owns_guild` accepts, each claimed by this
         process alone (another process that moved a marker first keeps it)."""
         now, ended_seasons = self.now(), []
-        for row in await self._repo.season_guilds():
-            guild_id = row["guild_id"]
-            if not owns_guild(guild_id):
+        for row in await self._settings.season_guilds():
+            if not owns_guild(row.guild_id):
                 continue
-            marker, ended = seasons.ended(row["season_posted"], row["season"], now)
-            if marker == row["season_posted"]:
+            marker, ended = seasons.ended(row.season_posted, row.season, now)
+            if marker == row.season_posted:
                 continue
-            if not await self._repo.mark_season(guild_id, row["season_posted"], marker):
+            if not await self._settings.mark_season(row.guild_id, row.season_posted, marker):
                 continue  # another process moved it
             if ended is not None:
-                ended_seasons.append(EndedSeason(guild_id, row["season_channel_id"], ended))
+                ended_seasons.append(EndedSeason(row.guild_id, row.season_channel_id, ended))
         return ended_seasons

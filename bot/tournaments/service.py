@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from bot.storage import Repository
+from bot.storage import ResultRepository, TournamentRepository
 from bot.storage.tournaments import EntrantRow, GameRow, TournamentRow
 from bot.tables import computers, ratings
 from bot.tables.deadlines import process_name
@@ -167,11 +167,13 @@ def parse_start(text: str | None, now: datetime) -> datetime:
 
 
 class TournamentService:
-    """Tournaments over a TableService; `host` is the Discord side (set by the bot)."""
+    """Tournaments over a TableService; `host` is the Discord side (set by the bot). `repo`
+    keeps the tournaments, `results` gives the seeds' ratings and the tables' ranks."""
 
-    def __init__(self, repo: Repository, tables: TableService, rng: random.Random | None = None,
+    def __init__(self, repo: TournamentRepository, results: ResultRepository,
+                 tables: TableService, rng: random.Random | None = None,
                  now: Callable[[], datetime] | None = None) -> None:
-        self._repo = repo
+        self._repo, self._results = repo, results
         self.tables = tables
         self._rng = rng if rng is not None else random.Random()
         self._clock = now if now is not None else tables.now
@@ -410,7 +412,7 @@ class TournamentService:
                 cancelled = await self.get(row.id)
                 await self._announce(cancelled, "cancelled")
             return await self.get(row.id)
-        stored = await self._repo.get_ratings(
+        stored = await self._results.get_ratings(
             row.guild_id, row.game, [computers.result_user_id(e.user_id) for e in present])
         seeds: dict[int, float | None] = {}
         for e in present:
@@ -464,7 +466,7 @@ class TournamentService:
             return pairing.points_for_ranks([1] * len(game.players))
         if table.status != "finished":
             return None
-        rank_of_seat = {r.seat: r.rank for r in await self._repo.get_results(table.id)}
+        rank_of_seat = {r.seat: r.rank for r in await self._results.get_results(table.id)}
         seat_of = {s.user_id: i for i, s in enumerate(table.seats)}
         assert game.seats is not None
         ranks = [rank_of_seat.get(seat_of.get(game.seats[p], -1), len(game.players))

@@ -3,8 +3,9 @@
 `opener` is parametrised: every test using it runs on SQLite and on PostgreSQL (when a
 server is there: see tests/conftest.py's `postgres_url`; else that half is skipped).
 `opener(same=True)` opens a second connection to the database the first call opened, as a
-second bot process would. `sqlite_opener(path)` is SQLite only. `repo` is the repository the
-first call opens, and `service` the table service on it.
+second bot process would. `sqlite_opener(path)` is SQLite only. `db` is the database the
+first call opens (its repositories: `db.tables`, `db.results`, ...), and `service` the table
+service on it.
 """
 
 from __future__ import annotations
@@ -16,19 +17,19 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Repository, open_database
+from bot.storage import Database, open_database
 from bot.tables import TableService
 
-Opener = Callable[..., Awaitable[Repository]]
+Opener = Callable[..., Awaitable[Database]]
 
 
 async def _opening(first_target: Callable[[], Any]) -> AsyncIterator[Opener]:
-    """Every repository opened is closed at the end, even when a test fails (an open
+    """Every database opened is closed at the end, even when a test fails (an open
     aiosqlite connection keeps its thread, and so the test run, alive)."""
-    opened: list[Repository] = []
+    opened: list[Database] = []
     target: list[Any] = []
 
-    async def open_(path: Any = ..., same: bool = False) -> Repository:
+    async def open_(path: Any = ..., same: bool = False) -> Database:
         if same:
             where = target[0]
         elif path is ...:
@@ -40,8 +41,8 @@ async def _opening(first_target: Callable[[], Any]) -> AsyncIterator[Opener]:
         return opened[-1]
 
     yield open_
-    for repo in opened:
-        await repo.close()
+    for db in opened:
+        await db.close()
 
 
 @pytest.fixture
@@ -65,11 +66,11 @@ async def opener(backend_target: Any) -> AsyncIterator[Opener]:
 
 
 @pytest.fixture
-async def repo(opener: Opener) -> Repository:
+async def db(opener: Opener) -> Database:
     return await opener()
 
 
 @pytest.fixture
-def service(repo: Repository) -> TableService:
-    """The table service on `repo`; it draws chance with a seeded Random."""
-    return TableService(repo, rng=random.Random(7))
+def service(db: Database) -> TableService:
+    """The table service on `db`; it draws chance with a seeded Random."""
+    return TableService(db, rng=random.Random(7))

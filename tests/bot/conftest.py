@@ -33,8 +33,8 @@ from bot.storage import open_database
 from bot.tables import Table
 from tests.bot.backends import (  # noqa: F401  (fixtures)
     backend_target,
+    db,
     opener,
-    repo,
     service,
     sqlite_opener,
 )

@@ -114,7 +114,7 @@ async def test_member_against_a_computer_plays_to_the_end(
     table = await service.get(table.id)
     assert table.status == "finished" and table.outcome is not None
     assert any(actor == computer for actor, _ in table.log)  # the computer answered
-    results = await service._repo.get_results(table.id)
+    results = await service._results.get_results(table.id)
     assert {r.user_id for r in results} == {HOST, -2}
     assert next(r for r in results if r.user_id == -2).name == "Computer (normal)"
     board = await service.leaderboard(GUILD, game)
@@ -144,7 +144,7 @@ async def test_six_nimmt_with_four_computers(service: TableService) -> None:
     assert answers[-1].to_act == [me]  # ... the four computers one step each
     moves = await play_out(service, table.id)
     assert moves >= 10  # ten picks at least
-    results = await service._repo.get_results(table.id)
+    results = await service._results.get_results(table.id)
     assert sorted(r.user_id for r in results) == [-3, -3, -2, -1, HOST]
     ids = {row.user_id for row in await service.leaderboard(GUILD, "six_nimmt")}
     assert ids == {-3, -2, -1, HOST}
@@ -168,8 +168,8 @@ async def test_hints_only_where_allowed_and_table_unrated(service: TableService)
         await service.hint(on.id, OTHER)
     assert err.value.code == "not_seated"
     await play_out(service, on.id)
-    assert len(await service._repo.get_results(on.id)) == 2  # results are recorded ...
-    assert await service._repo.get_ratings(GUILD, "senet", [HOST, -1]) == {}  # ... unrated
+    assert len(await service._results.get_results(on.id)) == 2  # results are recorded ...
+    assert await service._results.get_ratings(GUILD, "senet", [HOST, -1]) == {}  # ... unrated
 
 
 def test_result_entries_are_per_level() -> None:

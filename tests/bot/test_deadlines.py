@@ -259,12 +259,12 @@ async def test_dispatcher_reminds_and_expires(service: TableService, clock: Cloc
 
 
 async def test_deadlines_survive_a_restart(opener: Opener, clock: Clock, tmp_path: Path) -> None:
-    repo = await opener()
-    service = TableService(repo, rng=random.Random(1), now=clock)
+    db = await opener()
+    service = TableService(db, rng=random.Random(1), now=clock)
     table = await started(service, "six_nimmt", 3, deadline_seconds=21600)
     before = await service.timers.of_table(table.id)
     assert set(before) == {0, 1, 2}
-    await repo.close()
+    await db.close()
 
     clock.advance(7 * 3600)  # the bot was down past the deadline
     service = TableService(await opener(same=True), rng=random.Random(2), now=clock)
@@ -289,10 +289,10 @@ async def test_restart_restores_missing_timers(
     opener: Opener, clock: Clock, tmp_path: Path
 ) -> None:
     """A running table without timers (from before deadlines, or a crash) gets them back."""
-    repo = await opener()
-    service = TableService(repo, rng=random.Random(1), now=clock)
+    db = await opener()
+    service = TableService(db, rng=random.Random(1), now=clock)
     table = await started(service, "senet", 2, deadline_seconds=60)
-    await repo._execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
+    await db.tables._execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
     assert await service.timers.next_due() is None
     assert await service.timers.restore_timers() == 1
     assert set(await service.timers.of_table(table.id)) == set(table.to_act())

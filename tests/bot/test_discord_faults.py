@@ -53,7 +53,7 @@ class Outage:
         self.on = False
         self.writes_only = False
         self.refused = 0
-        driver = world.bot.repo.driver
+        driver = world.bot.db.driver
         original = driver.run
 
         async def run(unit: Any, *args: Any) -> Any:
@@ -196,7 +196,7 @@ async def test_read_only_database_refuses_writes_politely(
     before = await world.table(table_id)
     aki = world.members["aki"]
     move = world.bot.service.legal_moves_for(before, aki.id)[0]
-    driver = world.bot.repo.driver
+    driver = world.bot.db.driver
 
     def read_only(conn: sqlite3.Connection, on: int) -> None:
         conn.execute(f"PRAGMA query_only={on}")  # SQLite's own "readonly database" error

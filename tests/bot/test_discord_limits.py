@@ -88,7 +88,7 @@ async def test_cancel_permissions_in_discord(world: World) -> None:
     assert "is cancelled" in private_text(await referee.slash(world.channel, "cancel"))
     ended = await world.table(running)
     assert ended.status == "cancelled" and ended.log == before and ended.outcome is None
-    assert await world.bot.repo.get_results(running) == []
+    assert await world.bot.db.results.get_results(running) == []
     notice = [m for m in world.bot_messages(world.channel) if "was cancelled by ref" in m.content]
     assert len(notice) == 1 and "unrated" in notice[0].content
     assert "No game is being played here" in private_text(
@@ -125,7 +125,7 @@ async def test_a_broken_table_is_answered_and_can_be_cancelled(world: World) -> 
     assert "is damaged" in private_text(await aki.slash(place, "board"))
     assert await world.bot.service.unposted_tables() == []  # no sweep or timer touches it
     assert "is cancelled" in private_text(await aki.slash(place, "cancel"))
-    assert (await world.bot.repo.get_table(table_id)).status == "cancelled"
+    assert (await world.bot.db.tables.get_table(table_id)).status == "cancelled"
     await world.env.advance_time(10)
     assert "Waiting for players" in str(
         (await aki.slash(world.channel, "play senet")).response.message.embeds[0].to_dict())

@@ -30,7 +30,7 @@ class LostMarks:
         self.monkeypatch = monkeypatch
 
     def install(self, world: World) -> None:
-        driver = world.bot.repo.driver
+        driver = world.bot.db.driver
         original = driver.run
 
         async def run(unit: Any, *args: Any) -> Any:

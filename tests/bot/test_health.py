@@ -45,7 +45,7 @@ def test_an_outage_is_one_warning_and_one_line_when_it_ends(
 async def test_asyncpg_reconnect_noise_becomes_the_outage_warning(
         postgres_url: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    repo = await open_database(postgres_url)
+    db = await open_database(postgres_url)
     try:
         pool_log = logging.getLogger("asyncpg.pool")
         for _ in range(3):  # what asyncpg logs every ~2 s while PostgreSQL is down
@@ -54,9 +54,9 @@ async def test_asyncpg_reconnect_noise_becomes_the_outage_warning(
             except OSError:
                 pool_log.warning("Failed to restore the pool connection floor; retrying",
                                  exc_info=sys.exc_info())
-        assert await repo.schema_versions()  # PostgreSQL answers again
+        assert await db.schema_versions()  # PostgreSQL answers again
     finally:
-        await repo.close()
+        await db.close()
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(loud) == 1 and loud[0].name == "bot.health", [r.getMessage() for r in loud]
     assert "ConnectionRefusedError" in loud[0].getMessage()

@@ -9,8 +9,7 @@ import random
 import pytest
 from PIL import Image
 
-from bot.storage import Repository
-from bot.storage.history import finished_tables
+from bot.storage import Database
 from bot.tables import Table, TableError, TableService
 from bot.tables.export import (
     FORMAT,
@@ -59,11 +58,12 @@ async def played(service: TableService) -> list[Table]:
 
 
 async def test_history_lists_finished_tables_newest_first(
-    service: TableService, repo: Repository, played: list[Table]
+    service: TableService, db: Database, played: list[Table]
 ) -> None:
     games = await recent_games(service, GUILD)
     assert [g.table_id for g in games] == [t.id for t in reversed(played)]
-    assert games == await recent_games(repo, GUILD) == await finished_tables(repo, GUILD)
+    assert games == await recent_games(db.history, GUILD) == await db.history.finished_tables(
+        GUILD)
     for entry, table in zip(games, reversed(played), strict=True):
         assert entry.game == table.game and entry.guild_id == GUILD
         assert entry.finished_at == table.finished_at and entry.created_at == table.created_at

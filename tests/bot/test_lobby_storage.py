@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import Repository
+from bot.storage import Database
 from bot.tables import TableError, TableService
 from bot.tables import computers as cpu
 from bot.tables.invitations import InvitationError, Invitations
@@ -26,8 +26,8 @@ async def test_result_lines_setting_is_stored(service: TableService) -> None:
         await service.settings.update(GUILD, result_lines="maybe")
 
 
-async def test_invitations_hold_seats(service: TableService, repo: Repository) -> None:
-    invitations = Invitations(service, repo)
+async def test_invitations_hold_seats(service: TableService, db: Database) -> None:
+    invitations = Invitations(service, db.lobbies)
     table = await service.open_table(GUILD, CHANNEL, "six_nimmt", {}, AKI, "aki")
     with pytest.raises(TableError) as refused:
         await invitations.invite(table.id, BO, [(CY, "cy", None)])
@@ -54,8 +54,8 @@ async def test_invitations_hold_seats(service: TableService, repo: Repository) -
     assert await invitations.pending(table.id) == []
 
 
-async def test_held_seats_and_sides_are_kept(service: TableService, repo: Repository) -> None:
-    invitations = Invitations(service, repo)
+async def test_held_seats_and_sides_are_kept(service: TableService, db: Database) -> None:
+    invitations = Invitations(service, db.lobbies)
     table = await service.open_table(GUILD, CHANNEL, "cows_leopards", {}, AKI, "aki", side=0)
     await invitations.invite(table.id, AKI, [(BO, "bo", 1)])
     table = await service.get(table.id)
@@ -76,14 +76,14 @@ async def test_held_seats_and_sides_are_kept(service: TableService, repo: Reposi
     await invitations.invite(other.id, CY, [(DEE, "dee", None)])
     await service.cancel(other.id, CY, lobby_only=True)
     await invitations.forget(other.id)
-    assert await repo.invitations(other.id) == []
+    assert await db.lobbies.invitations(other.id) == []
     with pytest.raises(TableError):
         await invitations.accept(other.id, DEE, "dee")
 
 
 async def test_rematch_same_seats_options_and_place(service: TableService,
-                                                    repo: Repository) -> None:
-    invitations = Invitations(service, repo)
+                                                    db: Database) -> None:
+    invitations = Invitations(service, db.lobbies)
     table = await service.open_table(GUILD, CHANNEL, "six_nimmt", {"rounds": 1}, AKI, "aki",
                                      thread_id=THREAD, deadline_seconds=300)
     await service.join(table.id, BO, "bo")
@@ -103,11 +103,11 @@ async def test_rematch_same_seats_options_and_place(service: TableService,
     assert [s.user_id for s in new.seats][0] == BO
     assert [cpu.computer_level(s.user_id) for s in new.seats[1:]] == ["hard"]
     assert [(r.user_id, r.name) for r in held] == [(AKI, "aki")]
-    assert await repo.rematch_of(old.id) == new.id
+    assert await db.lobbies.rematch_of(old.id) == new.id
     with pytest.raises(InvitationError) as twice:
         await invitations.open_rematch(old, AKI, "aki")
     assert twice.value.code == "rematch_exists" and twice.value.params["table_id"] == new.id
     # once that lobby is cancelled, a rematch may be asked for again
     await service.cancel(new.id, BO, lobby_only=True)
     again, _ = await invitations.open_rematch(old, AKI, "aki")
-    assert again.host_id == AKI and await repo.rematch_of(old.id) == again.id
+    assert again.host_id == AKI and await db.lobbies.rematch_of(old.id) == again.id

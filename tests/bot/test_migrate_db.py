@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot.__main__ import main
-from bot.storage import open_database
+from bot.storage import Database, open_database
 from bot.tables import TableService
 from bot.tables.invitations import Invitations
 from bot.tournaments.service import TournamentService
@@ -25,9 +25,9 @@ GUILD, HOST = 1, 10**17 + 5  # snowflake-sized ids
 async def build_database(path: Path) -> None:
     """Settings, a finished game (results, ratings), a running one (timers), a lobby with
     an invitation."""
-    repo = await open_database(path)
+    db = await open_database(path)
     try:
-        service = TableService(repo, rng=random.Random(3))
+        service = TableService(db, rng=random.Random(3))
         await service.settings.update(GUILD, language="ja", deadline_seconds=3600)
         rng = random.Random(5)
         for channel, moves in ((11, 6), (12, 3)):
@@ -42,15 +42,16 @@ async def build_database(path: Path) -> None:
             if channel == 11:
                 await service.resign(table.id, HOST + 1)
         lobby = await service.open_table(GUILD, 13, "senet", None, HOST, "Host")
-        await Invitations(service, repo).invite(lobby.id, HOST, [(HOST + 3, "Invited", None)])
-        await add_tournament(repo, service)
+        await Invitations(service, db.lobbies).invite(lobby.id, HOST,
+                                                      [(HOST + 3, "Invited", None)])
+        await add_tournament(db, service)
     finally:
-        await repo.close()
+        await db.close()
 
 
-async def add_tournament(repo: Any, service: TableService) -> None:
+async def add_tournament(db: Database, service: TableService) -> None:
     """A round-robin tournament in its first round (its players, games and tables)."""
-    tournaments = TournamentService(repo, service, rng=random.Random(1))
+    tournaments = TournamentService(db.tournaments, db.results, service, rng=random.Random(1))
 
     class Host:
         async def place(self, tournament: Any, game: Any) -> tuple[int, int]:

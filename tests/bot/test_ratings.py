@@ -98,7 +98,7 @@ async def test_results_and_ratings_commit_with_the_finish(
         await service.resign(table.id, HOST)
     again = await service.get(table.id)
     assert again.status == "running" and again.outcome is None
-    assert await service._repo.get_results(table.id) == []
+    assert await service._results.get_results(table.id) == []
     monkeypatch.undo()
     assert (await service.resign(table.id, HOST)).finished
-    assert len(await service._repo.get_results(table.id)) == 2
+    assert len(await service._results.get_results(table.id)) == 2

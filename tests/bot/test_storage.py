@@ -13,9 +13,9 @@ from bot.storage import (
     Commit,
     Finish,
     PlaceTaken,
-    Repository,
     ResultRow,
     SeatRow,
+    TableRepository,
     database_path,
 )
 from bot.storage.migrate import apply_migrations, available
@@ -25,24 +25,24 @@ NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 RULES = (86400, "takeover", 3)
 
 
-async def lobby(repo: Repository, channel: int = 10, thread: int | None = None,
+async def lobby(tables: TableRepository, channel: int = 10, thread: int | None = None,
                 host: int = 100, options: dict | None = None, game: str = "senet") -> int:
-    return await repo.open_lobby(1, channel, thread, game, options or {},
-                                 SeatRow(0, host, f"U{host}", None), NOW, RULES)
+    return await tables.open_lobby(1, channel, thread, game, options or {},
+                                   SeatRow(0, host, f"U{host}", None), NOW, RULES)
 
 
 async def test_migrations_are_applied_once_and_recorded(tmp_path, sqlite_opener: Opener) -> None:
     path = tmp_path / "deep" / "er" / "bot.sqlite3"  # parent folders are created
-    repo = await sqlite_opener(path)
+    db = await sqlite_opener(path)
     versions = [v for v, _, _ in available()]
     assert versions[0] == 1 and versions == sorted(versions)
-    assert await repo.schema_versions() == versions
-    assert await repo.driver.call(apply_migrations) == []  # nothing left to apply
-    await repo.close()
+    assert await db.schema_versions() == versions
+    assert await db.driver.call(apply_migrations) == []  # nothing left to apply
+    await db.close()
 
-    repo = await sqlite_opener(path)  # reopening applies nothing twice
-    assert await repo.schema_versions() == versions
-    await repo.close()
+    db = await sqlite_opener(path)  # reopening applies nothing twice
+    assert await db.schema_versions() == versions
+    await db.close()
     with sqlite3.connect(path) as raw:
         rows = raw.execute("SELECT version, name FROM schema_version").fetchall()
         assert rows == [(v, name) for v, name, _ in available()]
@@ -66,32 +66,32 @@ async def test_default_path_used_when_none_given(
 
 
 async def test_one_active_table_per_place_is_a_constraint(opener: Opener) -> None:
-    repo = await opener()
-    first = await lobby(repo)
+    tables = (await opener()).tables
+    first = await lobby(tables)
     with pytest.raises(PlaceTaken):
-        await lobby(repo, host=101)
-    threaded = await lobby(repo, thread=11, host=101)  # a thread is a place of its own
-    assert await repo.active_table_id(10) == first
-    assert await repo.active_table_id(11) == threaded
-    assert await repo.cancel_lobby(first, NOW)
-    assert await repo.active_table_id(10) is None
-    again = await lobby(repo, options={"points": 5}, game="six_nimmt")
-    row = await repo.get_table(again)
+        await lobby(tables, host=101)
+    threaded = await lobby(tables, thread=11, host=101)  # a thread is a place of its own
+    assert await tables.active_table_id(10) == first
+    assert await tables.active_table_id(11) == threaded
+    assert await tables.cancel_lobby(first, NOW)
+    assert await tables.active_table_id(10) is None
+    again = await lobby(tables, options={"points": 5}, game="six_nimmt")
+    row = await tables.get_table(again)
     assert (row.status, row.options, row.posted_ply, row.created_at, row.ply) == (
         "lobby", {"points": 5}, -1, NOW, 0)
-    assert [(s.user_id, s.position) for s in await repo.get_seats(again)] == [(100, 0)]
+    assert [(s.user_id, s.position) for s in await tables.get_seats(again)] == [(100, 0)]
 
 
 async def test_seats_in_join_order(opener: Opener) -> None:
-    repo = await opener()
-    table = await lobby(repo, game="six_nimmt")
+    tables = (await opener()).tables
+    table = await lobby(tables, game="six_nimmt")
     for uid in (101, 102):
-        assert await repo.add_seat(table, uid, f"U{uid}", None)
-    await repo.remove_seat(table, 101)
-    assert await repo.add_seat(table, 103, "U103", 1)
-    seats = await repo.get_seats(table)
+        assert await tables.add_seat(table, uid, f"U{uid}", None)
+    await tables.remove_seat(table, 101)
+    assert await tables.add_seat(table, 103, "U103", 1)
+    seats = await tables.get_seats(table)
     assert [(s.user_id, s.side) for s in seats] == [(100, None), (102, None), (103, 1)]
-    assert not await repo.add_seat(table, 100, "again", None)  # a double click seats once
+    assert not await tables.add_seat(table, 100, "again", None)  # a double click seats once
 
 
 def start_commit(table: int, **more) -> Commit:
@@ -101,17 +101,18 @@ def start_commit(table: int, **more) -> Commit:
 
 
 async def test_a_commit_is_whole_and_refused_once_the_table_moved(opener: Opener) -> None:
-    repo = await opener()
-    table = await lobby(repo)
-    await repo.add_seat(table, 101, "U101", None)
-    assert await repo.commit(start_commit(table))
-    loaded = await repo.load_table(table)
+    db = await opener()
+    tables = db.tables
+    table = await lobby(tables)
+    await tables.add_seat(table, 101, "U101", None)
+    assert await tables.commit(start_commit(table))
+    loaded = await tables.load_table(table)
     assert (loaded.row.status, loaded.row.ply, loaded.moves) == ("running", 1, [(-1, "throw 2")])
     assert [(t.seat, t.since_ply) for t in loaded.timers] == [(0, 1)]
-    assert not await repo.commit(Commit(table, 0, NOW, moves=[(0, "move 9")]))  # stale ply
-    assert await repo.commit(Commit(table, 1, NOW, moves=[(0, "move 9"), (-1, "throw 1")],
+    assert not await tables.commit(Commit(table, 0, NOW, moves=[(0, "move 9")]))  # stale ply
+    assert await tables.commit(Commit(table, 1, NOW, moves=[(0, "move 9"), (-1, "throw 1")],
                                     timers={1: (3, NOW + timedelta(days=1), None)}))
-    assert (await repo.load_table(table, first_ply=2)).moves == [(-1, "throw 1")]
+    assert (await tables.load_table(table, first_ply=2)).moves == [(-1, "throw 1")]
 
     def broken_rate(before, ranks):
         raise RuntimeError("crash before commit")
@@ -120,34 +121,35 @@ async def test_a_commit_is_whole_and_refused_once_the_table_moved(opener: Opener
                for s in (0, 1)]
     finish = Finish({"ranks": [1, 2], "resigned": []}, results, broken_rate)
     with pytest.raises(RuntimeError):
-        await repo.commit(Commit(table, 3, NOW, moves=[(1, "move 4")], finish=finish))
-    loaded = await repo.load_table(table)  # nothing of the failed unit remains
+        await tables.commit(Commit(table, 3, NOW, moves=[(1, "move 4")], finish=finish))
+    loaded = await tables.load_table(table)  # nothing of the failed unit remains
     assert (loaded.row.status, loaded.row.ply, len(loaded.moves)) == ("running", 3, 3)
-    assert await repo.get_results(table) == []
+    assert await db.results.get_results(table) == []
     assert [t.seat for t in loaded.timers] == [1]
 
 
 async def test_racing_commits_on_one_ply_exactly_one_wins(opener: Opener) -> None:
-    repo, other = await opener(), await opener(same=True)  # two connections, one database
-    table = await lobby(repo)
-    await repo.add_seat(table, 101, "U101", None)
-    assert await repo.commit(start_commit(table))
+    # two connections, one database
+    tables, other = (await opener()).tables, (await opener(same=True)).tables
+    table = await lobby(tables)
+    await tables.add_seat(table, 101, "U101", None)
+    assert await tables.commit(start_commit(table))
     attempts = [Commit(table, 1, NOW, moves=[(0, f"move {n}")]) for n in range(8)]
     won = await asyncio.gather(*(
-        (repo if n % 2 else other).commit(c) for n, c in enumerate(attempts)))
+        (tables if n % 2 else other).commit(c) for n, c in enumerate(attempts)))
     assert sum(won) == 1
-    moves = await repo.get_moves(table)
+    moves = await tables.get_moves(table)
     assert len(moves) == 2 and moves[1] == attempts[won.index(True)].moves[0]
     assert (await other.get_table(table)).ply == 2
 
 
 async def test_mark_posted_never_goes_back(opener: Opener) -> None:
-    repo = await opener()
-    table = await lobby(repo)
-    await repo.mark_posted(table, 5, 555)
-    await repo.mark_posted(table, 3, 333)
-    await repo.mark_posted(table, 6, None)  # a post without a new message keeps the old id
-    row = await repo.get_table(table)
+    tables = (await opener()).tables
+    table = await lobby(tables)
+    await tables.mark_posted(table, 5, 555)
+    await tables.mark_posted(table, 3, 333)
+    await tables.mark_posted(table, 6, None)  # a post without a new message keeps the old id
+    row = await tables.get_table(table)
     assert (row.posted_ply, row.message_id) == (6, 555)
 
 
@@ -156,56 +158,57 @@ async def test_a_board_marked_posted_leaves_later_moves_flushed_to_disk(
 ) -> None:
     """Marking a board posted skips the disk flush (lost in a power cut, the board is only
     posted again); every other write still waits for the disk (synchronous=FULL)."""
-    repo = await sqlite_opener()
-    table = await lobby(repo)
-    await repo.mark_posted(table, 5, 555)
-    level = await repo.driver.call(lambda conn: conn.execute("PRAGMA synchronous").fetchone())
+    db = await sqlite_opener()
+    tables = db.tables
+    table = await lobby(tables)
+    await tables.mark_posted(table, 5, 555)
+    level = await db.driver.call(lambda conn: conn.execute("PRAGMA synchronous").fetchone())
     assert level == (2,)  # FULL
-    assert (await repo.get_table(table)).posted_ply == 5
+    assert (await tables.get_table(table)).posted_ply == 5
 
 
 async def test_timer_claims_never_overlap_and_lapse_after_a_crash(opener: Opener) -> None:
-    repo, other = await opener(), await opener(same=True)
+    tables, other = (await opener()).tables, (await opener(same=True)).tables
     ids = []
     for channel in range(10, 16):
-        table = await lobby(repo, channel=channel)
-        await repo.add_seat(table, 101, "U101", None)
-        await repo.commit(start_commit(table))
+        table = await lobby(tables, channel=channel)
+        await tables.add_seat(table, 101, "U101", None)
+        await tables.commit(start_commit(table))
         ids.append(table)
     due = NOW + timedelta(days=2)
     lease = timedelta(seconds=60)
     first, second = await asyncio.gather(
-        repo.claim_timers(due, due + lease, "a", limit=3),
+        tables.claim_timers(due, due + lease, "a", limit=3),
         other.claim_timers(due, due + lease, "b", limit=10))
     mine = {(t.table_id, t.seat) for t in first}
     theirs = {(t.table_id, t.seat) for t in second}
     assert not mine & theirs and len(mine | theirs) == len(ids)
-    assert await repo.claim_timers(due, due + lease, "c") == []  # all held
+    assert await tables.claim_timers(due, due + lease, "c") == []  # all held
     # "a" crashed: once its lease has run out, its timers are claimed again
     later = due + lease + timedelta(seconds=1)
     taken = await other.claim_timers(later, later + lease, "b2")
     assert {(t.table_id, t.seat) for t in taken} == mine | theirs
-    await repo.release_timer(ids[0], 0, "b2", retry_at=later + timedelta(minutes=5))
+    await tables.release_timer(ids[0], 0, "b2", retry_at=later + timedelta(minutes=5))
     soon = later + timedelta(minutes=2)  # b2's leases ran out; the released one waits
-    again = await repo.claim_timers(soon, soon + timedelta(minutes=10), "d")
+    again = await tables.claim_timers(soon, soon + timedelta(minutes=10), "d")
     assert {t.table_id for t in again} == set(ids[1:])
     at_retry = later + timedelta(minutes=5, seconds=1)
-    assert [t.table_id for t in await repo.claim_timers(at_retry, at_retry, "e")] == [ids[0]]
+    assert [t.table_id for t in await tables.claim_timers(at_retry, at_retry, "e")] == [ids[0]]
 
 
 async def test_a_shard_cluster_process_claims_only_its_own_guilds_timers(
     opener: Opener,
 ) -> None:
-    repo = await opener()
+    tables = (await opener()).tables
     by_shard = {}
     for shard, channel in ((0, 20), (1, 21)):
-        table = await repo.open_lobby(shard << 22, channel, None, "senet", {},
+        table = await tables.open_lobby(shard << 22, channel, None, "senet", {},
                                       SeatRow(0, 100, "U100", None), NOW, RULES)
-        await repo.add_seat(table, 101, "U101", None)
-        await repo.commit(start_commit(table))
+        await tables.add_seat(table, 101, "U101", None)
+        await tables.commit(start_commit(table))
         by_shard[shard] = table
     due = NOW + timedelta(days=2)
-    mine = await repo.claim_timers(due, due + timedelta(minutes=1), "p1", shards=(2, (1,)))
+    mine = await tables.claim_timers(due, due + timedelta(minutes=1), "p1", shards=(2, (1,)))
     assert [t.table_id for t in mine] == [by_shard[1]]
-    rest = await repo.claim_timers(due, due + timedelta(minutes=1), "p0", shards=(2, (0,)))
+    rest = await tables.claim_timers(due, due + timedelta(minutes=1), "p0", shards=(2, (0,)))
     assert [t.table_id for t in rest] == [by_shard[0]]

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.storage import Repository
+from bot.storage import Database
 from bot.tables import MoveResult, Table, TableError, TableService
 from engines import CHANCE, get_engine
 from tests.bot.backends import Opener
@@ -150,7 +150,7 @@ async def test_cancel_permissions(service: TableService) -> None:
     # ... only a moderator; unrated, with its log kept
     cancelled = await service.cancel(running.id, 555, can_manage=True)
     assert cancelled.status == "cancelled" and cancelled.outcome is None
-    assert cancelled.log == running.log and await service._repo.get_results(running.id) == []
+    assert cancelled.log == running.log and await service._results.get_results(running.id) == []
     await refused("not_running", service.play(running.id, HOST, "pass"))
     assert await service.running_tables() == []
 
@@ -238,7 +238,7 @@ async def test_whole_game_through_play(
     assert eng.dump(state) == eng.dump(table.state)
     await refused("finished", service.play(table.id, HOST, "anything", turn=table.ply))
     await refused("finished", service.resign(table.id, HOST))
-    results = await service._repo.get_results(table.id)
+    results = await service._results.get_results(table.id)
     assert [r.rank for r in results] == table.outcome["ranks"]
     assert {r.user_id for r in results} == {s.user_id for s in table.seats}
 
@@ -353,7 +353,7 @@ async def test_resign_two_players(service: TableService) -> None:
     assert result.table.status == "finished"
     assert result.table.outcome["ranks"] == [2, 1]
     assert result.table.outcome["resigned"] == [0]
-    rows = await service._repo.get_results(table.id)
+    rows = await service._results.get_results(table.id)
     assert [(r.rank, r.resigned) for r in rows] == [(2, True), (1, False)]
     await refused("finished", service.resign(table.id, table.seats[1].user_id))
     await refused("not_seated", service.resign((await started(service, "senet", 2,
@@ -387,15 +387,15 @@ async def test_resign_more_players_ranks_by_current_score(service: TableService)
 async def test_restart_rebuilds_from_the_log(
     tmp_path, opener: Opener, game: str, players: int
 ) -> None:
-    repo = await opener()
-    service = TableService(repo, rng=random.Random(1))
+    db = await opener()
+    service = TableService(db, rng=random.Random(1))
     rng = random.Random(2)
     result = await started(service, game, players)
     await service.mark_posted(result.table.id, result.table.ply, 777)
     result = await play_random(service, result, rng, limit=12)
     before = result.table
     assert before.status == "running" and before.posted_ply < before.ply
-    await repo.close()
+    await db.close()
 
     service = TableService(await opener(same=True), rng=random.Random(1))
     running = await service.running_tables()
@@ -414,8 +414,8 @@ async def test_restart_rebuilds_from_the_log(
     assert result.finished
 
 
-async def test_the_log_wins_over_a_cached_position(repo: Repository) -> None:
-    one, two = TableService(repo, rng=random.Random(1)), TableService(repo, rng=random.Random(2))
+async def test_the_log_wins_over_a_cached_position(db: Database) -> None:
+    one, two = TableService(db, rng=random.Random(1)), TableService(db, rng=random.Random(2))
     result = await started(one, "senet", 2)
     seen_by_two = await two.get(result.table.id)
     result = await play_random(one, result, random.Random(3), limit=5)

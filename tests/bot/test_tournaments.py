@@ -55,9 +55,9 @@ class Host:
 
 async def process(opener: Opener, clock: Clock, seed: int, same: bool) -> TournamentService:
     """One bot process: its own connection, table service and tournament service."""
-    repo = await opener(same=same)
-    tables = TableService(repo, rng=random.Random(seed), now=clock)
-    tournaments = TournamentService(repo, tables, rng=random.Random(seed))
+    db = await opener(same=same)
+    tables = TableService(db, rng=random.Random(seed), now=clock)
+    tournaments = TournamentService(db.tournaments, db.results, tables, rng=random.Random(seed))
     tournaments.host = Host()
     return tournaments
 

@@ -99,14 +99,14 @@ async def test_racing_lobbies_never_go_past_the_server_limit(opener: Opener) -> 
 
 async def test_a_broken_log_is_marked_once_and_cancellable(
         opener: Opener, caplog: pytest.LogCaptureFixture) -> None:
-    repo = await opener()
-    service = TableService(repo)
+    db = await opener()
+    service = TableService(db)
     table = await service.open_table(GUILD, 1, "senet", None, HOST, "Host")
     await service.join(table.id, HOST + 1, "Guest")
     await service.start(table.id, HOST)
-    await repo._execute("UPDATE moves SET move = 'fly away' WHERE table_id = ?", (table.id,))
-    kept = await repo.get_moves(table.id)
-    fresh = TableService(repo)  # another process: nothing cached
+    await db.tables._execute("UPDATE moves SET move = 'fly away' WHERE table_id = ?", (table.id,))
+    kept = await db.tables.get_moves(table.id)
+    fresh = TableService(db)  # another process: nothing cached
     caplog.set_level(logging.WARNING)
     for _ in range(3):
         with pytest.raises(TableError) as err:
@@ -118,7 +118,7 @@ async def test_a_broken_log_is_marked_once_and_cancellable(
         await fresh.cancel(table.id, HOST + 1)  # a guest may not
     ended = await fresh.cancel(table.id, HOST)  # its host may: it cannot go on anyway
     assert ended.status == "cancelled"
-    assert kept and await repo.get_moves(table.id) == kept  # the log is kept for a bug report
+    assert kept and await db.tables.get_moves(table.id) == kept  # the log is kept for a bug report
 
 
 async def test_table_log_lines(opener: Opener, caplog: pytest.LogCaptureFixture) -> None:

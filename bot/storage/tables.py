@@ -1,37 +1,34 @@
-"""The repository: every query the bot makes, each one unit of work on either backend.
+"""Tables and their moves: a table's row, seats, move log and turn timers, the lobby, the
+posting marks; every query of the move path.
 
-Each public method runs one unit (driver.py) as one transaction. The units below are plain
-generators over portable SQL (`?` placeholders, integers for flags, times as datetimes), so
-SQLite and PostgreSQL share every line of it. The move path needs two of them: `load_table`
-(one read) and `commit` (one write, refused when another writer moved the table first).
+Each public method runs one unit (driver.py) as one transaction. The move path needs two of
+them: `load_table` (one read) and `commit` (one write, refused when another writer moved the
+table first). A commit that ends a game writes its results and ratings too (results.py), in
+the same transaction.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
 
-from bot.health import Health, forget_asyncpg, watch_asyncpg
+from bot.storage.base import Aggregate, marks
 from bot.storage.driver import (
     Conflict,
-    Driver,
     Execute,
     ExecuteMany,
     Fetch,
-    Unavailable,
+    Json,
+    Row,
     Unit,
     as_time,
     from_row,
     not_durable,
     read_only,
 )
-from bot.storage.lobbies import LobbyQueries
-from bot.storage.tournaments import TournamentQueries
-
-T = TypeVar("T")
+from bot.storage.results import Finish, record_finish
 
 
 class PlaceTaken(Exception):
@@ -61,13 +58,13 @@ class TableRow:
     channel_id: int
     thread_id: int | None
     game: str
-    options: dict[str, Any]
+    options: Json
     host_id: int
     status: str
     posted_ply: int
     posted_final: bool
     message_id: int | None
-    outcome: dict[str, Any] | None
+    outcome: Json | None
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
@@ -91,34 +88,6 @@ class SeatRow:
     side: int | None
     misses: int = 0  # deadlines missed in a row
     taken_over: bool = False  # played by the computer for the rest of the game
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    table_id: int
-    seat: int
-    guild_id: int
-    game: str
-    user_id: int
-    name: str
-    rank: int
-    score: float | None
-    resigned: bool
-    finished_at: datetime
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    """One player's standing in a guild: over one game (with rating) or over all games."""
-
-    user_id: int
-    name: str
-    game: str | None
-    games: int
-    wins: int
-    average_rank: float
-    mu: float | None
-    sigma: float | None
 
 
 @dataclass(frozen=True)
@@ -146,17 +115,6 @@ class LoadedTable:
 
 
 @dataclass(frozen=True)
-class Finish:
-    """The end of a game, written with the move that ended it: the outcome, one result row
-    per seat and, unless the table is unrated, a ratings update. `rate(before, ranks)` maps
-    each entry's (mu, sigma) or None to its new (mu, sigma)."""
-
-    outcome: dict[str, Any]
-    results: list[ResultRow]
-    rate: Callable[[list[tuple[float, float] | None], list[int]], list[tuple[float, float]]] | None
-
-
-@dataclass(frozen=True)
 class Commit:
     """One change of a table, written whole or not at all. It is refused (commit returns
     False) unless the table is still at `ply` with `status` and not broken: another writer
@@ -169,7 +127,7 @@ class Commit:
     # The table's status when the change was made (None: "lobby" for a start, else "running").
     status: str | None = None
     moves: Sequence[tuple[int, str]] = ()
-    start: tuple[list[SeatRow], dict[str, Any]] | None = None  # turn order, full options
+    start: tuple[list[SeatRow], Json] | None = None  # turn order, full options
     absence: Sequence[tuple[int, int, bool]] = ()  # (seat, misses, taken_over)
     finish: Finish | None = None
     cancel: bool = False
@@ -178,54 +136,16 @@ class Commit:
     timers: dict[int, tuple[int, datetime, datetime | None]] = field(default_factory=dict)
 
 
-_SETTINGS = (
-    "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
-    "cancel_role_id", "max_tables", "lobby_minutes", "organiser_role_id", "season",
-    "season_channel_id", "result_lines",
-)
-
-
-def _table(row: dict[str, Any]) -> TableRow:
+def _table(row: Row) -> TableRow:
     return from_row(TableRow, row, options=json.loads(row["options"]),
                     outcome=json.loads(row["outcome"]) if row["outcome"] else None)
 
 
-def _standing(row: dict[str, Any], game: str | None) -> StandingRow:
-    return from_row(StandingRow, row, game=game, average_rank=float(row["average_rank"]),
-                    mu=row["mu"] if game else None, sigma=row["sigma"] if game else None)
-
-
 _TIMER_COLUMNS = "table_id, seat, since_ply, started_at, deadline_at, remind_at, reminded"
 _SEAT_COLUMNS = "position, user_id, name, side, misses, taken_over"
-_WINS = "SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END)"
-_AVERAGE_RANK = "AVG(CAST(r.rank AS DOUBLE PRECISION))"
-_LAST_NAME = (
-    "(SELECT name FROM results n WHERE n.guild_id = r.guild_id AND n.user_id = r.user_id"
-    " ORDER BY n.finished_at DESC, n.table_id DESC LIMIT 1)"
-)
-# Per (user, game) aggregates of results, with the name the user last played under.
-_STANDINGS = (
-    f"SELECT r.user_id, r.game, COUNT(*) AS games, {_WINS} AS wins,"
-    f" {_AVERAGE_RANK} AS average_rank, {_LAST_NAME} AS name, g.mu, g.sigma"
-    " FROM results r LEFT JOIN ratings g"
-    " ON g.guild_id = r.guild_id AND g.game = r.game AND g.user_id = r.user_id"
-)
 
 
-def _marks(count: int) -> str:
-    return ", ".join("?" * count)
-
-
-# -- units: reads ---------------------------------------------------------------------------
-
-
-@read_only
-def _rows(sql: str, params: Sequence[Any] = ()) -> Unit[list[dict[str, Any]]]:
-    return (yield Fetch(sql, params))
-
-
-def _execute(sql: str, params: Sequence[Any] = ()) -> Unit[int]:
-    return (yield Execute(sql, params))
+# -- units ----------------------------------------------------------------------------------
 
 
 @not_durable  # one disk flush less per move; lost in a power cut, the board is reposted
@@ -269,8 +189,12 @@ _ACTIVE_IN_GUILD = ("SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ?"
 _GUILD_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
 
 
+# guild, channel, thread, place, game, options (JSON), host, created at
+_NewTable = tuple[int, int, int | None, int, str, str, int, datetime]
+
+
 def _open_lobby(
-    values: tuple[Any, ...], rules: tuple[int, str, int], hints: bool, host: SeatRow,
+    values: _NewTable, rules: tuple[int, str, int], hints: bool, host: SeatRow,
     one_per_host: bool, max_active: int | None, guild_lock: str,
 ) -> Unit[int]:
     guild_id = values[0]
@@ -355,41 +279,14 @@ def _commit(commit: Commit) -> Unit[bool]:
             (commit.at, t),
         )
     if commit.finish is not None:
-        yield from _finish(t, commit.finish, commit.at)
+        yield Execute(
+            "UPDATE game_tables SET status = 'finished', outcome = ?, finished_at = ?"
+            " WHERE id = ?",
+            (json.dumps(commit.finish.outcome), commit.at, t),
+        )
+        yield from record_finish(commit.finish, commit.at)
     yield from _timer_sync(t, commit.at, commit.timers)
     return True
-
-
-def _finish(table_id: int, finish: Finish, at: datetime) -> Unit[None]:
-    yield Execute(
-        "UPDATE game_tables SET status = 'finished', outcome = ?, finished_at = ? WHERE id = ?",
-        (json.dumps(finish.outcome), at, table_id),
-    )
-    yield ExecuteMany(
-        "INSERT INTO results (table_id, seat, guild_id, game, user_id, name, rank, score,"
-        " resigned, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(r.table_id, r.seat, r.guild_id, r.game, r.user_id, r.name, r.rank, r.score,
-          int(r.resigned), r.finished_at) for r in finish.results],
-    )
-    if finish.rate is None or not finish.results:
-        return
-    guild, game = finish.results[0].guild_id, finish.results[0].game
-    users = [r.user_id for r in finish.results]
-    rows = yield Fetch(
-        f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
-        f" AND user_id IN ({_marks(len(users))})",
-        (guild, game, *users),
-    )
-    before = {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
-    after = finish.rate([before.get(u) for u in users], [r.rank for r in finish.results])
-    yield ExecuteMany(
-        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id)"
-        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-        " updated_at = excluded.updated_at",
-        [(guild, game, u, mu, sigma, at)
-         for u, (mu, sigma) in dict(zip(users, after, strict=True)).items()],
-    )
 
 
 def _mark_broken(table_id: int) -> Unit[None]:
@@ -400,7 +297,7 @@ def _mark_broken(table_id: int) -> Unit[None]:
 def _end_table(table_id: int, at: datetime, statuses: tuple[str, ...]) -> Unit[bool]:
     changed = yield Execute(
         "UPDATE game_tables SET status = 'cancelled', finished_at = ?"
-        f" WHERE id = ? AND status IN ({_marks(len(statuses))})",
+        f" WHERE id = ? AND status IN ({marks(len(statuses))})",
         (at, table_id, *statuses),
     )
     if changed != 1:
@@ -419,7 +316,7 @@ def _claim_timers(
     if shards is not None:
         count, ids = shards
         where = (" AND table_id IN (SELECT id FROM game_tables WHERE"
-                 f" ((guild_id >> 22) % ?) IN ({_marks(len(ids))}))")
+                 f" ((guild_id >> 22) % ?) IN ({marks(len(ids))}))")
         params = [count, *ids]
     rows = yield Fetch(
         f"SELECT {_TIMER_COLUMNS} FROM timers"
@@ -436,17 +333,6 @@ def _claim_timers(
     return [from_row(TimerRow, r) for r in rows]
 
 
-def _put_settings(guild_id: int, values: dict[str, Any], at: datetime) -> Unit[int]:
-    names = ", ".join(_SETTINGS)
-    return (yield Execute(
-        f"INSERT INTO guild_settings (guild_id, {names}, updated_at)"
-        f" VALUES (?, {_marks(len(_SETTINGS))}, ?) ON CONFLICT (guild_id) DO UPDATE"
-        f" SET {', '.join(f'{n} = excluded.{n}' for n in _SETTINGS)},"
-        " updated_at = excluded.updated_at",
-        (guild_id, *(values[n] for n in _SETTINGS), at),
-    ))
-
-
 def _insert_seat(table_id: int, user_id: int, name: str, side: int | None) -> Unit[int]:
     try:
         return (yield Execute(
@@ -458,49 +344,14 @@ def _insert_seat(table_id: int, user_id: int, name: str, side: int | None) -> Un
         return 0  # seated already (a double click, or another process)
 
 
-class Repository(TournamentQueries, LobbyQueries):
-    """Every query the bot makes. Create with `bot.storage.open_database`."""
-
-    def __init__(self, driver: Driver) -> None:
-        self.driver = driver
-        self.health = Health("database")  # outages logged once (bot/health.py)
-        if driver.dialect == "postgresql":
-            watch_asyncpg(self.health)
-
-    async def run(self, unit: Callable[..., Unit[T]], *args: Any) -> T:
-        """`driver.run`, telling `health` whether the database answered."""
-        write = not getattr(unit, "read_only", False)
-        try:
-            result = await self.driver.run(unit, *args)
-        except Unavailable as err:
-            self.health.failed(err, write)
-            raise
-        self.health.ok(write)
-        return result
-
-    @property
-    def dialect(self) -> str:
-        return self.driver.dialect
-
-    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        return await self.run(_rows, sql, params)
-
-    async def _execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        return await self.run(_execute, sql, params)
-
-    async def close(self) -> None:
-        forget_asyncpg(self.health)
-        await self.driver.close()
-
-    async def schema_versions(self) -> list[int]:
-        rows = await self._rows("SELECT version FROM schema_version ORDER BY version")
-        return [row["version"] for row in rows]
+class TableRepository(Aggregate):
+    """Tables, seats, moves and timers: every query of a table's life."""
 
     # -- tables ----------------------------------------------------------------------------
 
     async def open_lobby(
         self, guild_id: int, channel_id: int, thread_id: int | None, game: str,
-        options: dict[str, Any], host: SeatRow, created_at: datetime,
+        options: Json, host: SeatRow, created_at: datetime,
         rules: tuple[int, str, int], hints: bool = False, one_per_host: bool = False,
         max_active: int | None = None,
     ) -> int:
@@ -509,11 +360,11 @@ class Repository(TournamentQueries, LobbyQueries):
         with `max_active`, ServerFull if the guild has that many lobbies and running tables
         (both checked atomically, across processes too)."""
         place = thread_id if thread_id is not None else channel_id
-        values = (guild_id, channel_id, thread_id, place, game, json.dumps(options),
-                  host.user_id, created_at)
+        values: _NewTable = (guild_id, channel_id, thread_id, place, game,
+                             json.dumps(options), host.user_id, created_at)
         guild_lock = _GUILD_LOCK if self.dialect == "postgresql" else ""
         return await self.run(_open_lobby, values, rules, hints, host, one_per_host,
-                                     max_active, guild_lock)
+                              max_active, guild_lock)
 
     async def load_table(self, table_id: int, first_ply: int = 0) -> LoadedTable | None:
         """A table with its seats, timers and the log from `first_ply`, read together."""
@@ -604,7 +455,7 @@ class Repository(TournamentQueries, LobbyQueries):
         since `finished_after` whose final board is not posted; with `quiet_since`, only
         those with no move since then (a fresh board is still being posted by its mover)."""
         quiet = ""
-        params: list[Any] = [finished_after]
+        params: list[object] = [finished_after]
         if quiet_since is not None:
             quiet = (" AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.table_id = game_tables.id"
                      " AND m.created_at > ?) AND COALESCE(finished_at, started_at) <= ?")
@@ -647,21 +498,6 @@ class Repository(TournamentQueries, LobbyQueries):
             "SELECT actor, move FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)
         )
         return [(row["actor"], row["move"]) for row in rows]
-
-    # -- guild settings --------------------------------------------------------------------
-
-    async def get_guild_settings(self, guild_id: int) -> dict[str, Any] | None:
-        """The stored /settings of a guild (keys of _SETTINGS), or None if never set."""
-        rows = await self._rows(
-            f"SELECT {', '.join(_SETTINGS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
-        return {name: rows[0][name] for name in _SETTINGS} if rows else None
-
-    async def put_guild_settings(
-        self, guild_id: int, values: dict[str, Any], at: datetime
-    ) -> None:
-        """Store every setting of a guild (`values` has all keys of _SETTINGS)."""
-        await self.run(_put_settings, guild_id, values, at)
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -706,82 +542,3 @@ class Repository(TournamentQueries, LobbyQueries):
             " UNION ALL SELECT MIN(remind_at) AS t FROM timers WHERE reminded = 0) AS due"
         )
         return as_time(rows[0]["t"]) if rows else None
-
-    # -- results and ratings ---------------------------------------------------------------
-
-    async def get_results(self, table_id: int) -> list[ResultRow]:
-        rows = await self._rows(
-            "SELECT * FROM results WHERE table_id = ? ORDER BY seat", (table_id,)
-        )
-        return [from_row(ResultRow, r) for r in rows]
-
-    async def get_ratings(
-        self, guild_id: int, game: str, user_ids: Sequence[int]
-    ) -> dict[int, tuple[float, float]]:
-        """(mu, sigma) of those users who have a rating in that guild and game."""
-        rows = await self._rows(
-            f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
-            f" AND user_id IN ({_marks(len(user_ids))})",
-            (guild_id, game, *user_ids),
-        )
-        return {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}
-
-    async def game_standings(self, guild_id: int, game: str) -> list[StandingRow]:
-        """Every player of that game in the guild, with rating (unsorted: ratings.py sorts)."""
-        rows = await self._rows(
-            _STANDINGS + " WHERE r.guild_id = ? AND r.game = ?"
-            " GROUP BY r.user_id, r.game, r.guild_id, g.mu, g.sigma",
-            (guild_id, game),
-        )
-        return [_standing(row, game) for row in rows]
-
-    async def overall_standings(self, guild_id: int, limit: int) -> list[StandingRow]:
-        """Players over all games in the guild: most wins, then most games, then best rank."""
-        rows = await self._rows(
-            f"SELECT r.user_id, COUNT(*) AS games, {_WINS} AS wins,"
-            f" {_AVERAGE_RANK} AS average_rank, {_LAST_NAME} AS name"
-            " FROM results r WHERE r.guild_id = ? GROUP BY r.user_id, r.guild_id"
-            " ORDER BY wins DESC, games DESC, average_rank ASC, r.user_id LIMIT ?",
-            (guild_id, limit),
-        )
-        return [_standing(row, None) for row in rows]
-
-    async def user_standings(self, guild_id: int, user_id: int) -> list[StandingRow]:
-        """One player's standing in each game played in the guild, by game id."""
-        rows = await self._rows(
-            _STANDINGS + " WHERE r.guild_id = ? AND r.user_id = ?"
-            " GROUP BY r.user_id, r.game, r.guild_id, g.mu, g.sigma ORDER BY r.game",
-            (guild_id, user_id),
-        )
-        return [_standing(row, row["game"]) for row in rows]
-
-    async def finished(
-        self, guild_id: int, user_id: int | None, limit: int
-    ) -> tuple[list[dict[str, Any]], list[ResultRow]]:
-        """The newest finished tables of a guild (only those `user_id` played, if given) and
-        their result rows, read together."""
-        return await self.run(_finished, guild_id, user_id, limit)
-
-
-@read_only
-def _finished(
-    guild_id: int, user_id: int | None, limit: int
-) -> Unit[tuple[list[dict[str, Any]], list[ResultRow]]]:
-    where = "t.guild_id = ? AND t.status = 'finished'"
-    params: list[object] = [guild_id]
-    if user_id is not None:
-        where += " AND EXISTS (SELECT 1 FROM results u WHERE u.table_id = t.id AND u.user_id = ?)"
-        params.append(user_id)
-    tables = yield Fetch(
-        "SELECT t.id, t.guild_id, t.game, t.created_at, t.started_at, t.finished_at"
-        f" FROM game_tables t WHERE {where} ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
-        (*params, limit),
-    )
-    if not tables:
-        return [], []
-    ids = [row["id"] for row in tables]
-    results = yield Fetch(
-        f"SELECT * FROM results WHERE table_id IN ({_marks(len(ids))}) ORDER BY table_id, seat",
-        ids,
-    )
-    return tables, [from_row(ResultRow, r) for r in results]

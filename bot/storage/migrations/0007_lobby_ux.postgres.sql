@@ -1,4 +1,4 @@
--- Endings that reach the channel, rematches and invitations; see migrations/0007_lobby_ux.sql.
+-- Endings that reach the channel, rematches and invitations (PostgreSQL; see 0007_lobby_ux.sqlite.sql).
 
 ALTER TABLE guild_settings ADD COLUMN result_lines INTEGER NOT NULL DEFAULT 1;
 

@@ -1,1 +1,0 @@
-"""Numbered PostgreSQL migrations (NNNN_name.sql), applied by bot.storage.postgres."""
