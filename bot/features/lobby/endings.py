@@ -44,7 +44,7 @@ def board_url(table: Table, message_id: int) -> str:
 def result_line(table: Table, locale: object, url: str) -> str:
     """One line for the parent channel: the game, the standings, the final board."""
     standings = " · ".join(final_lines(table, locale))
-    return fit(t(locale, "🏁 **{game}** · table {table}: {standings} — final board: {url}",
+    return fit(t(locale, "🏁 **{game}** · table {table}: {standings} — [final board]({url})",
                  game=game_title(locale, table.game), table=table.id, standings=standings,
                  url=url))
 
