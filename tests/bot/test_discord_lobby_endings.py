@@ -190,7 +190,7 @@ async def test_japanese_result_line(world: World) -> None:
     await resign(world.members["bo"], world.place(await world.table(table_id)))
     (line,) = result_lines(world)
     assert line.startswith(f"🏁 **セネト** · 卓{table_id}：🥇 🔵1⚪ aki"), line
-    assert "boが投了しました。 — 最終盤面：https://discord.com/channels/" in line, line
+    assert "boが投了しました。 — [最終盤面](https://discord.com/channels/" in line, line
 
 
 async def test_rematch_and_accept_after_a_restart(world: World) -> None:

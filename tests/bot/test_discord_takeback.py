@@ -114,6 +114,7 @@ async def test_take_back_accepted(world: World) -> None:
     # The export (once the game is over) holds the take-back and replays.
     await resign(answerer, place)
     exported = await asker.slash(world.channel, "export", table=table_id)
+    await world.env.settle()  # the file is made in a worker thread
     message = exported.followups[-1] if exported.followups else exported.response
     data = json.loads(await message.attachments[0].read())
     assert [TAKEBACK, f"takeback {moved.ply - 1}"] in data["log"]
