@@ -32,7 +32,7 @@ from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Table
 from bot.tables.settings import ServerSettings
 from bot.tables.store import COMMIT_ATTEMPTS, TableStore, engine_of
-from bot.tables.takeback import TakeBacks
+from bot.tables.takebacks import TakeBacks
 from bot.tables.thinking import ComputerMoves, Think
 from bot.tables.upkeep import Upkeep, check_move_text
 from engines import Engine

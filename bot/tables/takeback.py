@@ -32,17 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from bot.tables import pipeline, turns
+from bot.tables import turns
 from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
-from bot.tables.models import MoveResult, Step, Table
+from bot.tables.models import Table
 from engines import Engine
 from engines.base import Event, Options
-
-if TYPE_CHECKING:  # the store replays logs with this module
-    from bot.tables.store import TableStore
 
 TAKEBACK = -2  # the actor of a take-back entry: the table itself, by both players' consent
 KIND = "takeback"
@@ -237,45 +233,8 @@ def answer(table: Table, user_id: int, ply: int) -> Request:
     return request
 
 
-class TakeBacks:
-    """The table service's take-backs (a part of TableService)."""
-
-    def __init__(self, store: TableStore) -> None:
-        self.store = store
-
-    async def ask(self, table_id: int, user_id: int, ply: int | None = None) -> Request:
-        """The request `user_id` may make now (nothing is stored: see the module's doc)."""
-        return ask(await self.store.get(table_id), user_id, ply)
-
-    async def decline(self, table_id: int, user_id: int, ply: int) -> Request:
-        """Check that `user_id` may decline (or, as the asker, withdraw) the request asked
-        at `ply`; nothing changes at the table."""
-        return answer(await self.store.get(table_id), user_id, ply)
-
-    async def accept(self, table_id: int, user_id: int, ply: int) -> MoveResult:
-        """The answerer accepts the take-back asked at `ply`: one log entry, committed only
-        if the table's ply is still `ply`. TableError: those of `answer`, and
-        takeback_own_request when the asker presses Accept."""
-
-        async def build(table: Table) -> MoveResult:
-            request = answer(table, user_id, ply)
-            if table.seat_of(user_id) != request.answerer:
-                raise TableError("takeback_own_request")
-            undone = table.ply - 1
-            back = replay(table.engine, len(table.seats), table.options,
-                          [*table.log, entry(undone)])
-            step = Step(TAKEBACK, entry(undone)[1], [])
-            made = pipeline.change(table, self.store.now(), steps=[step], state=back.state,
-                                   since=back.since)
-            return await self.store.commit(made, [step])
-
-        result = await self.store.changing(table_id, build)
-        assert result is not None
-        return result
-
-
 __all__ = [
-    "KIND", "TAKEBACK", "Position", "Request", "TakeBacks", "answer", "ask", "entry",
+    "KIND", "TAKEBACK", "Position", "Request", "answer", "ask", "entry",
     "game_allows", "open_request", "played", "replay", "replay_events", "table_allows",
     "taken_back", "undone_index",
 ]
