@@ -453,8 +453,8 @@ async def first_board(stage: Stage) -> Shot:
 
 
 async def private_pick(stage: Stage) -> Shot:
-    """A decision only one player sees: the DM hand (6 nimmt!), else the private list a
-    grouped select opens (an ephemeral reply)."""
+    """A decision only one player sees: the DM hand (6 nimmt!), else the moves a grouped
+    select shows (on the same board, or an ephemeral reply)."""
     table = await stage.table()
     place = await stage.place()
     if table.engine.info.is_private(table.view(None).get("phase")):
@@ -477,9 +477,12 @@ async def private_pick(stage: Stage) -> Shot:
             (custom_id, keys), = groups.items()
             key = group_of(table.game, moves[0])[0]
             shown = await member.select(board, [key], custom_id=custom_id)
-            expect(shown.response is not None and shown.response.ephemeral,
-                   "a group opens a private list")
-            return Shot(place, member, shown.response, remark="a group's moves (ephemeral)")
+            if shown.response is not None and shown.response.ephemeral:
+                return Shot(place, member, shown.response, remark="a group's moves (ephemeral)")
+            board = stage.boards(place)[-1]  # the group's moves on the same board
+            expect(any(k.startswith("ms:") for k in select_values(board)),
+                   "a group shows its moves on the board")
+            return Shot(place, member, board, remark="a group's moves on the same board")
         if table.status != "running":
             break
         table = await stage.step()

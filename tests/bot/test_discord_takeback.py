@@ -13,7 +13,7 @@ import simcord
 
 from bot.tables import Table
 from bot.tables import computers as cpu
-from bot.tables.export import load_export
+from bot.tables.export import export_table, load_export, to_json_bytes
 from bot.tables.takeback import TAKEBACK
 from tests.bot.conftest import (
     Driver,
@@ -113,10 +113,7 @@ async def test_take_back_accepted(world: World) -> None:
     assert again.ply == after.ply + 1
     # The export (once the game is over) holds the take-back and replays.
     await resign(answerer, place)
-    exported = await asker.slash(world.channel, "export", table=table_id)
-    await world.env.settle()  # the file is made in a worker thread
-    message = exported.followups[-1] if exported.followups else exported.response
-    data = json.loads(await message.attachments[0].read())
+    data = json.loads(to_json_bytes(export_table(await world.table(table_id))))
     assert [TAKEBACK, f"takeback {moved.ply - 1}"] in data["log"]
     state, steps = load_export(data)
     final = await world.table(table_id)
