@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.storage.results import StandingRow
 from bot.storage.tables import TimerRow
+from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
 from engines.base import Event, Options, Outcome, View
@@ -104,8 +105,6 @@ class Table:
 
     def computer_seats(self) -> dict[int, str]:
         """Seats played by a computer player, with its level (computers.py)."""
-        from bot.tables.computers import computer_level
-
         levels = {i: computer_level(s.user_id) for i, s in enumerate(self.seats)}
         return {i: level for i, level in levels.items() if level is not None}
 

@@ -25,6 +25,7 @@ from bot.features.guide.rules import example_picture, options_lines
 from bot.features.guide.texts import PAGE_TITLES, PAGES
 from bot.games import presentation
 from bot.i18n import t, tn
+from bot.i18n.commands import mention
 from engines import game_ids, get_engine
 
 log = logging.getLogger(__name__)
@@ -65,8 +66,6 @@ def guide_embed(locale: object, game: str, page: str, picture: bool) -> discord.
 
 
 def _play_mention(locale: object, game: str) -> str:
-    from bot.i18n.commands import mention
-
     return mention(locale, f"play {game}")
 
 

@@ -4,12 +4,14 @@ values and the defaults that really apply) and the example picture."""
 
 from __future__ import annotations
 
+import random
 import re
 
+import renderers
 from bot.games import presentation
-from bot.i18n import CHOICE_CONTEXT, N_, t, translate_in_context
+from bot.i18n import CHOICE_CONTEXT, N_, picture_words, t, translate_in_context
 from bot.i18n.grammar import join_phrases, option_label
-from engines import Option, get_engine
+from engines import CHANCE, Option, get_engine
 from engines.base import Event
 
 SHUFFLE_HELP = N_("Shuffle the turn order when the game starts (default true)")
@@ -76,12 +78,6 @@ def options_lines(locale: object, game: str) -> list[str]:
 def example_picture(game: str, locale: object = None, seed: int = 7) -> bytes:
     """A real position a few moves into a seeded game, drawn in `locale`'s language: run in a
     worker thread."""
-    import random
-
-    import renderers
-    from bot.i18n import picture_words
-    from engines import CHANCE
-
     eng = get_engine(game)
     players = max(eng.min_players, min(4, eng.max_players))
     state = eng.new(players, eng.default_options(players))

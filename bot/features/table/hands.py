@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import ui
 
+import renderers
 from bot.features.common.badges import game_title
 from bot.features.common.drawing import draw
 from bot.features.table.components import MoveSelect
@@ -26,8 +27,6 @@ log = logging.getLogger(__name__)
 
 
 def render_hand_png(game: str, view: dict[str, Any], seat: int, locale: object = None) -> bytes:
-    import renderers  # imported on use: a worker draws it
-
     return renderers.render_hand(game, view, seat, gettext=picture_words(locale))
 
 

@@ -24,6 +24,7 @@ from discord import ui
 
 from bot.features.common.badges import COLOUR
 from bot.tables import Table
+from renderers.theme import SEAT_COLOURS
 
 MAX_TEXT = 4000  # Components V2: characters of text in one message
 MAX_ALT = 1024  # an attachment's / media item's description
@@ -49,8 +50,6 @@ class Shown:
 def accent_of(table: Table) -> int:
     """The colour of the seat to move; the winner's once the game is over; the bot's while
     several seats decide at once (face-down picks)."""
-    from renderers.theme import SEAT_COLOURS
-
     seats = table.to_act() if table.status == "running" else []
     if table.status == "finished":
         ranks = (table.outcome or {}).get("ranks") or []
