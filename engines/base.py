@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engines.explained import OptionError
@@ -50,6 +51,28 @@ def format_move_words(parts: tuple[MovePart, ...] | list[MovePart]) -> str:
     if not parts or not isinstance(parts[0], str):
         raise ValueError(f"{parts!r}: a move starts with its kind")
     return " ".join(str(p) for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move read once, at the edge, by its engine (`Engine.read_move`): its text as the log,
+    the labels and the exports keep it, and its parts (the kind, then each part; numbers as
+    ints), so that no layer outside the game's own modules splits move text."""
+
+    text: str
+    parts: tuple[MovePart, ...]
+
+    @property
+    def kind(self) -> str:
+        return str(self.parts[0])
+
+    @classmethod
+    def of_words(cls, text: str) -> Move:
+        """A move written as words (`parse_move_words`), such as the log's "takeback 3"."""
+        return cls(text, parse_move_words(text))
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def require_field(position: dict, name: str) -> Any:
@@ -112,6 +135,12 @@ class Engine:
     def format_move(self, parts: tuple[MovePart, ...] | list[MovePart]) -> str:
         """The move string of `parts` (the inverse of `parse_move`)."""
         return format_move_words(parts)
+
+    def read_move(self, move: str) -> Move:
+        """`move` read once into a `Move` (its text in the game's one spelling); ValueError
+        if it is not written like a move of this game."""
+        parts = self.parse_move(move)
+        return Move(self.format_move(parts), parts)
 
     # ---- results --------------------------------------------------------------------------
 

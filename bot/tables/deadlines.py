@@ -233,7 +233,8 @@ class TurnTimers:
                 made = pipeline.change(current, self.now(), outcome=outcome, absence=absence)
                 return await self.store.commit(made, [])
             assert move is not None
-            moved = pipeline.advance(current, seat, move, self._rng, auto=True)
+            moved = pipeline.advance(current, seat, current.engine.read_move(move), self._rng,
+                                     auto=True)
             made = pipeline.change(current, self.now(), steps=moved.steps, state=moved.state,
                                    since=moved.since, absence=absence)
             return await self.store.commit(made, moved.steps)

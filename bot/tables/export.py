@@ -28,7 +28,7 @@ from typing import Any
 from bot.tables import takeback
 from bot.tables.models import Step, Table
 from engines import CHANCE, game_ids, get_engine
-from engines.base import Record
+from engines.base import Move, Record
 
 FORMAT = "tabletop-bot/table"
 VERSION = 2  # 2: the log may hold take-backs
@@ -155,7 +155,7 @@ def load_export(data: Record) -> tuple[Any, list[Step]]:
         if actor == takeback.TAKEBACK:
             state = _taken_back(log, index, move, before)
             before = None
-            steps.append(Step(actor, move, []))
+            steps.append(Step(actor, Move.of_words(move), []))
             continue
         if not (actor == CHANCE or 0 <= actor < players):
             raise ValueError(f"log[{index}]: there is no actor {actor}")
@@ -164,7 +164,7 @@ def load_export(data: Record) -> tuple[Any, list[Step]]:
             state, events = eng.apply_events(state, actor, move)
         except ValueError as err:
             raise ValueError(f"log[{index}] ({actor}, {move!r}) does not replay: {err}") from err
-        steps.append(Step(actor, move, events))
+        steps.append(Step(actor, eng.read_move(move), events))
     position = data.get("position")
     if position is not None and eng.dump(state) != position:
         raise ValueError("position: the log does not reach the exported final position")

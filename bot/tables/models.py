@@ -17,7 +17,7 @@ from bot.storage.tables import TimerRow
 from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
-from engines.base import Event, Options, Outcome, View
+from engines.base import Event, Move, Options, Outcome, View
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Step:
     """One applied move: a player's (actor = seat) or chance's (actor = CHANCE)."""
 
     actor: int
-    move: str
+    move: Move  # read once by the engine; its text is what the log keeps
     events: list[Event]
     auto: bool = False  # played for the seat by the computer (deadline passed, taken over)
 

@@ -19,7 +19,7 @@ from bot.storage import Commit, Finish, ResultRow, SeatRow, TimerRow
 from bot.tables import computers, ratings, turns
 from bot.tables.models import Step, Table
 from engines import CHANCE, Engine
-from engines.base import Outcome
+from engines.base import Move, Outcome
 
 MAX_CHANCE_STEPS = 10_000  # a runaway engine must not hang the bot
 # A computer (or taken-over) seat moves at once; its timer only matters if the process that
@@ -50,16 +50,16 @@ def draw_chance(eng: Engine, state: object, since: dict[int, int], ply: int,
             raise RuntimeError(f"{eng.id}: chance keeps acting")
         move = eng.sample_chance(state, rng)
         state, events = eng.apply_events(state, CHANCE, move)
-        steps.append(Step(CHANCE, move, events))
+        steps.append(Step(CHANCE, eng.read_move(move), events))
         since = turns.next_since(eng, state, since, ply + len(steps), CHANCE)
     return Advance(steps, state, since)
 
 
-def advance(table: Table, seat: int, move: str, rng: random.Random,
+def advance(table: Table, seat: int, move: Move, rng: random.Random,
             auto: bool = False) -> Advance:
     """Apply `move` for `seat` and the chance moves after it (ValueError if illegal)."""
     eng = table.engine
-    state, events = eng.apply_events(table.state, seat, move)
+    state, events = eng.apply_events(table.state, seat, move.text)
     steps = [Step(seat, move, events, auto)]
     since = turns.next_since(eng, state, table.since, table.ply + 1, seat)
     while len(steps) < MAX_CHANCE_STEPS:
@@ -70,7 +70,7 @@ def advance(table: Table, seat: int, move: str, rng: random.Random,
         if forced is None:
             break
         state, events = eng.apply_events(state, *forced)
-        steps.append(Step(*forced, events, True))
+        steps.append(Step(forced[0], eng.read_move(forced[1]), events, True))
         since = turns.next_since(eng, state, since, table.ply + len(steps), forced[0])
     return Advance(steps, state, since)
 
@@ -169,7 +169,7 @@ def change(
     after = before
     if state is not None:
         after = replace(after, state=state, since=dict(since or {}))
-    after = replace(after, log=[*table.log, *((s.actor, s.move) for s in steps)])
+    after = replace(after, log=[*table.log, *((s.actor, s.move.text) for s in steps)])
     if absence:
         misses = {**after.misses, **{s: m for s, (m, _) in absence.items()}}
         taken = {s for s in after.taken_over if s not in absence}
@@ -192,7 +192,7 @@ def change(
         ply=table.ply,
         at=now,
         status=table.status,
-        moves=[(s.actor, s.move) for s in steps],
+        moves=[(s.actor, s.move.text) for s in steps],
         start=(
             ([SeatRow(i, s.user_id, s.name, s.side) for i, s in enumerate(before.seats)],
              before.options) if start is not None else None

@@ -327,7 +327,7 @@ class TableService:
             seat = table.seat_of(user_id)
             assert seat is not None
             try:
-                moved = pipeline.advance(table, seat, move, self._rng)
+                moved = pipeline.advance(table, seat, table.engine.read_move(move), self._rng)
             except ValueError as err:  # IllegalMove, or a move string the engine cannot read
                 raise TableError("illegal", move=move, **reason_params(err)) from err
             # moving yourself resets the missed deadlines
@@ -356,7 +356,8 @@ class TableService:
         async def build(current: Table) -> MoveResult | None:
             if current.ply != table.ply or pipeline.auto_turn(current) != turn:
                 return None  # someone moved first: this move was thought for another position
-            moved = pipeline.advance(current, seat, move, self._rng, auto=True)
+            moved = pipeline.advance(current, seat, current.engine.read_move(move), self._rng,
+                                     auto=True)
             made = pipeline.change(current, self.now(), steps=moved.steps, state=moved.state,
                                    since=moved.since)
             return await self.store.commit(made, moved.steps)

@@ -8,6 +8,7 @@ from bot.tables.errors import TableError
 from bot.tables.models import MoveResult, Step, Table
 from bot.tables.store import TableStore
 from bot.tables.takeback import TAKEBACK, Request, answer, ask, entry, replay
+from engines.base import Move
 
 
 class TakeBacks:
@@ -37,7 +38,7 @@ class TakeBacks:
             undone = table.ply - 1
             back = replay(table.engine, len(table.seats), table.options,
                           [*table.log, entry(undone)])
-            step = Step(TAKEBACK, entry(undone)[1], [])
+            step = Step(TAKEBACK, Move.of_words(entry(undone)[1]), [])
             made = pipeline.change(table, self.store.now(), steps=[step], state=back.state,
                                    since=back.since)
             return await self.store.commit(made, [step])

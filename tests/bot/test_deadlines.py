@@ -128,7 +128,7 @@ async def test_expiry_plays_a_legal_move_and_logs_it(
     assert expiry.missed and not expiry.taken_over and not expiry.forfeited
     after = expiry.result.table
     assert after.log[table.ply] == (seat, expiry.move)
-    assert expiry.result.steps[0].auto and expiry.result.steps[0].move == expiry.move
+    assert expiry.result.steps[0].auto and expiry.result.steps[0].move.text == expiry.move
     assert after.misses == {seat: 1}
     assert (await service.get(table.id)).log == after.log  # committed
     # the next seat to act has a fresh deadline from now
@@ -178,7 +178,7 @@ async def test_takeover_after_max_misses(service: TableService, clock: Clock) ->
         if result.table.status == "running":
             auto = [s for answer in answers for s in answer.steps if s.auto]
             assert auto and {s.actor for s in auto} == {absent}
-            assert table.log[ply + len(result.steps):][0] == (absent, auto[0].move)
+            assert table.log[ply + len(result.steps):][0] == (absent, auto[0].move.text)
     assert service.legal_moves_for(table, table.seats[absent].user_id) == []
 
 

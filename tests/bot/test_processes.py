@@ -56,7 +56,7 @@ async def test_racing_moves_on_one_table_exactly_one_wins(opener: Opener) -> Non
         assert isinstance(lost[0], TableError) and lost[0].code == "stale"
         after = await b.get(table_id)
         assert after.log == won[0].table.log  # no ply lost or doubled
-        assert after.log[table.ply] == (seat, won[0].steps[0].move)
+        assert after.log[table.ply] == (seat, won[0].steps[0].move.text)
     # each service still sees the truth after the other's writes
     assert (await a.get(table_id)).log == (await b.get(table_id)).log
 

@@ -245,16 +245,16 @@ async def test_whole_game_through_play(
 
 async def test_steps_hold_the_move_and_the_chance_after_it(service: TableService) -> None:
     result = await started(service, "senet", 2)
-    assert [s.move.split()[0] for s in result.steps] == ["throw"]
+    assert [s.move.kind for s in result.steps] == ["throw"]
     assert result.steps[0].events[0]["type"] == "throw"
     table = result.table
     seat = result.to_act[0]
     move = service.legal_moves_for(table, table.seats[seat].user_id)[0]
     result = await service.play(table.id, table.seats[seat].user_id, move, turn=table.ply)
-    assert result.steps[0].actor == seat and result.steps[0].move == move
+    assert result.steps[0].actor == seat and result.steps[0].move.text == move
     assert result.steps[-1].actor == CHANCE  # the next throw was drawn at once
     assert result.table.ply == table.ply + len(result.steps)
-    assert result.table.log[table.ply:] == [(s.actor, s.move) for s in result.steps]
+    assert result.table.log[table.ply:] == [(s.actor, s.move.text) for s in result.steps]
 
 
 async def test_refusals_while_playing(service: TableService) -> None:
@@ -273,7 +273,7 @@ async def test_refusals_while_playing(service: TableService) -> None:
     assert service.legal_moves_for(table, 555) == []
     assert (await service.get(table.id)).ply == 0  # nothing was applied
     result = await service.play(table.id, cows, "  Drop   E4 ", turn=0)  # typed input is tidied
-    assert result.steps[0].move == "drop e4"
+    assert result.steps[0].move.text == "drop e4"
     await refused("stale", service.play(table.id, leopards, "drop e6", turn=0))
     await refused("not_your_turn", service.play(table.id, cows, "drop e6", turn=1))
     assert (await service.play(table.id, leopards, "drop e6", turn=1)).table.ply == 2

@@ -142,7 +142,7 @@ async def test_log_export_and_restart(opener: Opener) -> None:
     assert export["log"] == [list(entry) for entry in ended.table.log]
     loaded, steps = load_export(export)
     assert eng.dump(loaded) == export["position"] == eng.dump(ended.table.state)
-    assert [(s.actor, s.move) for s in steps] == ended.table.log
+    assert [(s.actor, s.move.text) for s in steps] == ended.table.log
     frames = replay_frames(played_game(ended.table))  # replays leave taken-back moves out
     assert frames[-1][0] == eng.view(ended.table.state, None)
     # Still rated: both players have a rating for the game.

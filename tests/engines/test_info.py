@@ -55,6 +55,8 @@ def test_info_says_who_decides_how_and_moves_parse_back(game: str) -> None:
                 phase = eng.view(state, None)["phase"]
                 actors = eng.to_act(state)
                 assert eng.format_move(eng.parse_move(move)) == move
+                read = eng.read_move(move)  # what the bot carries: read once, same text
+                assert (read.text, read.parts) == (move, eng.parse_move(move))
                 if actors == [CHANCE]:
                     assert info.chance.kind != "none" and phase in info.chance.phases
                     assert eng.parse_move(move)[0] == info.chance.kind
@@ -136,3 +138,13 @@ def test_a_fifth_game_joins_through_the_registry() -> None:
     with pytest.raises(ValueError, match="info.id"):
         register(replace(nim.SPEC, id="other_nim"))
     assert "other_nim" not in game_ids()
+
+
+def test_a_move_read_once_carries_its_kind_and_parts() -> None:
+    six = get_engine("six_nimmt")
+    move = six.read_move("play 42")
+    assert (move.kind, move.parts, str(move)) == ("play", ("play", 42), "play 42")
+    jump = get_engine("cows_leopards").read_move("e5xe7")
+    assert (jump.kind, jump.parts[1:], jump.text) == ("jump", ("e5", "e7"), "e5xe7")
+    with pytest.raises(ValueError):
+        six.read_move("play  42")  # not written as the game writes moves

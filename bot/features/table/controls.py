@@ -20,19 +20,26 @@ from discord import ui
 from bot.features.table.components import GroupSelect, MoveButton, MoveSelect
 from bot.games import presentation
 from bot.i18n import t, tn
+from engines import get_engine
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
 
 
-def natural_key(move: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key reading numbers as numbers: "play 9" before "play 10"."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in move.split())
+@lru_cache(maxsize=8192)
+def natural_key(game: str, move: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key from the move's parts as its engine reads them, numbers as numbers: "play 9"
+    before "play 10"."""
+    try:
+        parts = get_engine(game).read_move(move).parts
+    except ValueError:
+        return ((2, move),)
+    return tuple((0, part) if isinstance(part, int) else (1, part) for part in parts)
 
 
-def natural(moves: Sequence[str]) -> list[str]:
-    return sorted(moves, key=natural_key)
+def natural(game: str, moves: Sequence[str]) -> list[str]:
+    return sorted(moves, key=lambda move: natural_key(game, move))
 
 
 @lru_cache(maxsize=8192)  # the same moves come back board after board
@@ -85,7 +92,7 @@ def board_items(
 ) -> list[ui.Item[Any]]:
     """Buttons and selects for one seat's legal `moves` on a channel board."""
     shown = presentation(game)
-    moves = natural(moves)
+    moves = natural(game, moves)
     buttons = [m for m in moves if shown.is_button(m)]
     others = [m for m in moves if not shown.is_button(m)]
     items: list[ui.Item[Any]] = []
@@ -127,8 +134,8 @@ def group_items(
     controls (that group shown as chosen) and, in the rows below, a select of the group's
     moves (a drop's points, a piece's destinations): the second press on the same message."""
     items = board_items(game, table_id, ply, moves, labels, locale)
-    grouped = groups(game, natural([m for m in moves if not presentation(game).is_button(m)]),
-                     locale)
+    in_selects = [m for m in moves if not presentation(game).is_button(m)]
+    grouped = groups(game, natural(game, in_selects), locale)
     label, members = grouped.get(chosen, ("", []))
     if not members:
         return items

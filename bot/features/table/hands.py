@@ -45,7 +45,7 @@ async def hand_file(table: Table, seat: int, locale: object = None) -> discord.F
 def hand_alt(table: Table, seat: int, locale: object) -> str:
     """The hand picture in words (its alt text): the moves it offers, in readable words."""
     labels = labels_of(table, seat, locale)
-    moves = natural(table.legal_moves(seat)) if table.status == "running" else []
+    moves = natural(table.game, table.legal_moves(seat)) if table.status == "running" else []
     return t(locale, "Your hand: {cards}", cards=", ".join(labels[m] for m in moves))[:1024]
 
 
@@ -53,7 +53,8 @@ def hand_items(table: Table, seat: int, moves: list[str], locale: object) -> lis
     if not moves:
         return []
     labels = labels_of(table, seat, locale)
-    options = [discord.SelectOption(label=labels[m], value=m) for m in natural(moves)[:25]]
+    options = [discord.SelectOption(label=labels[m], value=m)
+               for m in natural(table.game, moves)[:25]]
     return [MoveSelect(table.id, table.ply, "h", options,
                        placeholder=t(locale, "Pick a card (face down)…"))]
 

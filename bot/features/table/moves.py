@@ -198,7 +198,7 @@ class TableActions:
             return
         seat = table.seat_of(interaction.user.id)
         moves = self.service.legal_moves_for(table, interaction.user.id)
-        label, chosen = groups(table.game, natural(moves), loc).get(group, ("", []))
+        label, chosen = groups(table.game, natural(table.game, moves), loc).get(group, ("", []))
         if not chosen or seat is None:
             await tell(interaction, t(loc, "That choice has no moves any more; please use "
                                            "the latest board."))

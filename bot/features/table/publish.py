@@ -240,7 +240,7 @@ class Publisher:
             return
         for step in result.steps:
             if step.actor in offered:
-                self._picks[(table_id, step.actor)] = step.move.split()[-1]
+                self._picks[(table_id, step.actor)] = str(step.move.parts[-1])
         pressed = getattr(getattr(interaction, "message", None), "id", None)
         if pressed is not None:
             for seat, shown in list(offered.items()):
