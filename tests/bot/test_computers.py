@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from bot.features.table.board import to_act_line
 from bot.tables import TableError, TableService
 from bot.tables import computers as cpu
 from bot.tables.computers import computer_level, result_user_id
@@ -191,3 +192,20 @@ def test_the_fifth_game_s_computer_is_its_spec_s_not_a_random_move(
         moves = {choose(nim_id, view, legal, 0, level, seed, 0.3)
                  for level in ("normal", "hard") for seed in range(6)}
     assert moves == {"take 2 from 3"} and not caplog.records
+
+
+async def test_a_board_waiting_for_a_computer_says_it_is_thinking(service: TableService) -> None:
+    """The member's turn tells them how to move; the computer's turn tells nobody to press
+    buttons, in either language."""
+    table = await service.open_table(GUILD, CHANNEL, "cows_leopards", None, HOST, "Host",
+                                     side=0)
+    await service.add_computer(table.id, HOST, "easy", side=1)
+    member_turn = (await service.start(table.id, HOST)).table
+    assert "your turn" in to_act_line(member_turn, member_turn.view(None), "en")
+    move = service.legal_moves_for(member_turn, HOST)[0]
+    computer_turn = (await service.play(table.id, HOST, move)).table
+    assert computer_turn.to_act() == [1]
+    assert to_act_line(computer_turn, computer_turn.view(None), "en") == (
+        "➡️ **Computer (easy)** is thinking…")
+    assert to_act_line(computer_turn, computer_turn.view(None), "ja") == (
+        "➡️ **コンピューター（やさしい）**：考え中…")

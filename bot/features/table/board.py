@@ -10,6 +10,7 @@ from bot.games import presentation
 from bot.i18n import t
 from bot.narration import narrate
 from bot.tables import Table
+from bot.tables.pipeline import auto_levels
 
 MEDALS = ("🥇", "🥈", "🥉")
 MAX_CONTENT = 2000
@@ -52,6 +53,8 @@ def to_act_line(table: Table, view: dict[str, Any], locale: object) -> str:
     if not seats:
         return ""
     who = ", ".join(mention_of(table, s, locale) for s in seats)
+    if all(s in auto_levels(table) for s in seats):  # no member acts: nobody to instruct
+        return t(locale, "➡️ {who} is thinking…", who=who)
     phase = view.get("phase")
     prompt = presentation(table.game).prompt(phase, locale, who)
     if prompt is not None:
