@@ -15,6 +15,8 @@ from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from bot import workers
+
 if TYPE_CHECKING:
     from prometheus_client import Counter, Gauge, Histogram
 
@@ -67,8 +69,6 @@ def start(port: int, address: str = "0.0.0.0") -> bool:  # noqa: S104  (inside a
             tables=prom.Gauge("bot_open_tables", "Lobbies and running tables", ["status"]),
             queue=prom.Gauge("bot_worker_queue", "Jobs waiting per worker lane", ["lane"]),
         )
-        from bot import workers
-
         for lane in workers.LANES:
             _metrics.queue.labels(lane).set_function(partial(_queue_length, workers, lane))
     prom.start_http_server(port, addr=address)

@@ -26,25 +26,27 @@ messages posted in a channel use the server's language (`guild.preferred_locale`
 from __future__ import annotations
 
 import functools
-import gettext
-import io
 import re
 from collections.abc import Callable
-from functools import lru_cache
-from pathlib import Path
 
 import discord
 from discord import app_commands
 
-DOMAIN = "bot"
-_LOCALE_DIR = Path(__file__).parent / "locales"
-LANGUAGES = ("en", "ja")
-SOURCE_LANGUAGE = "en"
-
-# Message contexts of the slash-command names (see Translator).
-COMMAND_CONTEXT = "command"
-OPTION_CONTEXT = "option"
-CHOICE_CONTEXT = "choice"
+from bot.i18n.catalogue import (
+    CHOICE_CONTEXT,
+    COMMAND_CONTEXT,
+    DOMAIN,
+    LANGUAGES,
+    OPTION_CONTEXT,
+    SOURCE_LANGUAGE,
+    _catalogue,
+    _language,
+    has_translation,
+    po_path,
+    reload,
+    translate_in_context,
+)
+from bot.i18n.commands import FIELD, fields, plain
 
 # What Discord accepts as a (localised) command or option name.
 NAME_PATTERN = re.compile(
@@ -57,45 +59,6 @@ CHOICE_LIMIT = 100
 def N_(msgid: str) -> str:  # noqa: N802 - the conventional gettext marker name
     """Mark `msgid` for extraction; returns it unchanged."""
     return msgid
-
-
-@lru_cache(maxsize=256)  # a few locales, asked for on every text
-def _language(locale: object) -> str:
-    """'ja' from 'ja', 'ja-JP', discord.Locale.japanese, ...; '' for none."""
-    if locale is None:
-        return ""
-    text = str(getattr(locale, "value", locale))
-    return text.replace("_", "-").split("-")[0].lower()
-
-
-def po_path(language: str) -> Path:
-    return _LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def _compile(path: Path, language: str) -> gettext.NullTranslations:
-    """The .po file as a GNUTranslations object (fuzzy and obsolete entries left out)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    with path.open("rb") as fp:
-        catalog = read_po(fp, locale=language, domain=DOMAIN)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
-
-
-@lru_cache(maxsize=32)
-def _catalogue(language: str) -> gettext.NullTranslations:
-    path = po_path(language) if language else None
-    if path is None or not path.is_file():
-        return gettext.NullTranslations()
-    return _compile(path, language)
-
-
-def reload() -> None:
-    """Forget the loaded catalogues (after editing a .po file in a running process)."""
-    _catalogue.cache_clear()
 
 
 def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - gettext-style marker
@@ -117,8 +80,6 @@ def tn(locale: object, singular: str, plural: str, n: int, /, **params: object) 
 
 def _format(locale: object, msgid: str, text: str, params: dict[str, object]) -> str:
     if "{/" in msgid or "{/" in text:  # commands named in the text: Discord mentions
-        from bot.i18n.commands import fields
-
         params = {**fields(locale, msgid, text), **params}
     if not params:
         return text
@@ -128,17 +89,6 @@ def _format(locale: object, msgid: str, text: str, params: dict[str, object]) ->
         if text == msgid:
             raise
         return msgid.format(**params)  # a broken translation never hides the message
-
-
-def has_translation(locale: object, msgid: str) -> bool:
-    """Whether a catalogue for `locale` translates `msgid` (English never needs one)."""
-    return _catalogue(_language(locale)).gettext(msgid) != msgid
-
-
-def translate_in_context(locale: object, context: str, msgid: str) -> str | None:
-    """The translation of `msgid` under `msgctxt` `context`, or None when there is none."""
-    text = _catalogue(_language(locale)).pgettext(context, msgid)
-    return None if text == msgid else text
 
 
 def valid_name(name: str) -> bool:
@@ -181,6 +131,13 @@ class Translator(app_commands.Translator):
         return t(locale, message)[:DESCRIPTION_LIMIT]
 
 
+def t_plain(locale: object, msgid: str, /, **params: object) -> str:
+    """`t` for places where Discord shows mentions as raw text (embed titles and footers,
+    option descriptions): commands as plain localised names."""
+    names = {f: plain(locale, f[1:]) for f in FIELD.findall(msgid)}
+    return t(locale, msgid, **names, **params)
+
+
 def picture_words(locale: object) -> Callable[[str], str]:
     """The `gettext` a renderer takes: the words of a picture in `locale`'s language (a channel's
     language for public pictures, the player's for private ones). Called in the worker: pass
@@ -201,7 +158,9 @@ __all__ = [
     "has_translation",
     "po_path",
     "reload",
+    "SOURCE_LANGUAGE",
     "t",
+    "t_plain",
     "tn",
     "translate_in_context",
     "valid_name",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot.i18n import COMMAND_CONTEXT, translate_in_context
+from bot.i18n.catalogue import COMMAND_CONTEXT, translate_in_context
 
 FIELD = re.compile(r"\{(/[^{}:!]+)\}")
 
@@ -59,13 +59,4 @@ def fields(locale: object, *texts: str) -> dict[str, str]:
     return {f: mention(locale, f[1:]) for text in texts for f in FIELD.findall(text)}
 
 
-def t_plain(locale: object, msgid: str, /, **params: object) -> str:
-    """`t` for places where Discord shows mentions as raw text (embed titles and footers,
-    option descriptions): commands as plain localised names."""
-    from bot.i18n import t
-
-    names = {f: plain(locale, f[1:]) for f in FIELD.findall(msgid)}
-    return t(locale, msgid, **names, **params)
-
-
-__all__ = ["FIELD", "fields", "forget", "known", "mention", "plain", "remember", "t_plain"]
+__all__ = ["FIELD", "fields", "forget", "known", "mention", "plain", "remember"]

@@ -33,6 +33,15 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from bot.features.guide.cog import GuideCog
+from bot.features.history.cog import HistoryCog
+from bot.features.info.cog import InfoCog
+from bot.features.lobby.cog import LobbyCog, play_group
+from bot.features.review.cog import ReviewCog
+from bot.features.settings.cog import SettingsCog
+from bot.features.table.cog import TableCog
+from bot.features.takeback.cog import TakeBackCog
+from bot.features.tournaments.cog import tournament_group
 from bot.i18n import (
     CHOICE_CONTEXT,
     COMMAND_CONTEXT,
@@ -96,16 +105,6 @@ def source_messages() -> list[Message]:
 
 def app_commands_list() -> list[object]:
     """The bot's slash commands (built without a running bot)."""
-    from bot.features.guide.cog import GuideCog
-    from bot.features.history.cog import HistoryCog
-    from bot.features.info.cog import InfoCog
-    from bot.features.lobby.cog import LobbyCog, play_group
-    from bot.features.review.cog import ReviewCog
-    from bot.features.settings.cog import SettingsCog
-    from bot.features.table.cog import TableCog
-    from bot.features.takeback.cog import TakeBackCog
-    from bot.features.tournaments.cog import tournament_group
-
     commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
     for cog in (LobbyCog, TableCog, GuideCog, InfoCog, HistoryCog, SettingsCog, ReviewCog,
                 TakeBackCog):

@@ -16,7 +16,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.i18n import LANGUAGES, Translator, po_path, t, valid_name
+from bot.i18n import LANGUAGES, Translator, commands, po_path, t, t_plain, valid_name
 from bot.i18n.extract import ROOT, all_messages, app_commands_list
 from engines import CHANCE, GAME_IDS, IllegalMove, get_engine
 from tests.bot.conftest import World, open_and_start
@@ -173,8 +173,6 @@ def test_no_text_spells_a_command(catalogues: dict[str, Catalog]) -> None:
 
 
 def test_command_fields_become_mentions_once_ids_are_known() -> None:
-    from bot.i18n import commands
-
     commands.forget()
     try:
         assert t("en-US", "Rules: {/rules}") == "Rules: /rules"
@@ -182,7 +180,7 @@ def test_command_fields_become_mentions_once_ids_are_known() -> None:
         commands.remember([type("Cmd", (), {"name": "rules", "id": 42})()])
         assert t("ja", "Rules: {/rules}") == "ルール：</rules:42>"
         assert commands.mention("ja", "play senet") == "/プレイ セネト"
-        assert commands.t_plain("ja", "Rules: {/rules}") == "ルール：/ルール"
+        assert t_plain("ja", "Rules: {/rules}") == "ルール：/ルール"
     finally:
         commands.forget()
 

@@ -15,8 +15,7 @@ from bot.features.common.errors import refuse_privately, unless_refused
 from bot.features.common.faults import choices_in_time, defer_publicly
 from bot.features.common.replies import defer_public
 from bot.features.common.services import Services
-from bot.i18n import t
-from bot.i18n.commands import t_plain
+from bot.i18n import t, t_plain
 from bot.tables import TableError
 from bot.tables.history import (
     FinishedTable,

@@ -19,8 +19,7 @@ from bot.features.lobby.components import LobbyButton
 from bot.features.lobby.computers import computer_items
 from bot.features.settings.settings import rules_line
 from bot.games import presentation
-from bot.i18n import t
-from bot.i18n.commands import t_plain
+from bot.i18n import t, t_plain
 from bot.i18n.grammar import option_label
 from bot.storage.lobbies import InvitationRow
 from bot.tables import Table

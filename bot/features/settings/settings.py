@@ -13,8 +13,7 @@ from bot.features.common.badges import COLOUR
 from bot.features.common.errors import table_error_text
 from bot.features.common.faults import defer
 from bot.features.common.services import Services
-from bot.i18n import LANGUAGES, N_, t, tn
-from bot.i18n.commands import t_plain
+from bot.i18n import LANGUAGES, N_, t, t_plain, tn
 from bot.tables import PRESETS, GuildSettings, TableError
 
 DEADLINE_LABELS: dict[int, str] = {

@@ -18,8 +18,7 @@ from discord import app_commands
 from bot.features.common.badges import COLOUR, clean_name, game_title, player_name
 from bot.features.common.counts import games_text, wins_text
 from bot.features.common.places import Places
-from bot.i18n import t
-from bot.i18n.commands import t_plain
+from bot.i18n import t, t_plain
 from bot.tables import TableService
 from bot.tournaments import seasons
 from bot.tournaments.season_book import SeasonBook
