@@ -135,8 +135,8 @@ async def test_racing_commits_on_one_ply_exactly_one_wins(opener: Opener) -> Non
     await tables.add_seat(table, 101, "U101", None)
     assert await tables.commit(start_commit(table))
     attempts = [Commit(table, 1, NOW, moves=[(0, f"move {n}")]) for n in range(8)]
-    won = await asyncio.gather(*(
-        (tables if n % 2 else other).commit(c) for n, c in enumerate(attempts)))
+    won = [committed is not None for committed in await asyncio.gather(*(
+        (tables if n % 2 else other).commit(c) for n, c in enumerate(attempts)))]
     assert sum(won) == 1
     moves = await tables.get_moves(table)
     assert len(moves) == 2 and moves[1] == attempts[won.index(True)].moves[0]
