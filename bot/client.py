@@ -108,10 +108,10 @@ class TableBot(commands.Bot):
     async def setup_hook(self) -> None:
         quiet_outage_tracebacks(Unavailable)  # an outage is told once, by its Health
         self.db = db = await open_database(self.config.database)
+        self.service = TableService(db, rng=self.rng, now=self.clock, think=think)
         self.workers = Workers(self.config.workers,
                                processes_here=self.config.processes_here)
         workers.install(self.workers)
-        self.service = TableService(db, rng=self.rng, now=self.clock, think=think)
         self.tournaments = TournamentService(db.tournaments, db.results, self.service,
                                              rng=self.rng)
         warming = asyncio.ensure_future(self.workers.warm(warm_up))  # while commands sync
@@ -252,6 +252,7 @@ class TableBot(commands.Bot):
             self.workers = None
         if self.db is not None:
             db, self.db = self.db, None
+            await self.service.release_postings()  # the next process need not wait
             await db.close()
 
     async def close(self) -> None:

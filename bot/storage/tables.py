@@ -5,6 +5,11 @@ Each public method runs one unit (driver.py) as one transaction. The move path n
 them: `load_table` (one read) and `commit` (one write, refused when another writer moved the
 table first). A commit that ends a game writes its results and ratings too (results.py), in
 the same transaction.
+
+Posting a table's board is claimed, so that two processes never post the same ply: the claim
+(`posting_by`, `posting_until`: a lease) is taken in the commit's own UPDATE when it is free
+or already the committer's, or by `claim_posting` before a catch-up post, and released by
+`mark_posted` unless the table moved on meanwhile (its holder posts the newer board too).
 """
 
 from __future__ import annotations
@@ -134,6 +139,20 @@ class Commit:
     # The timers wanted afterwards: seat -> (since_ply, deadline, remind_at). A timer whose
     # seat and decision are unchanged keeps its own deadline, reminder and claim.
     timers: dict[int, tuple[int, datetime, datetime | None]] = field(default_factory=dict)
+    # (process name, lease end): claim the posting of the board for that process unless
+    # another one holds a claim that lasts beyond `at` (see Committed).
+    posting: tuple[str, datetime] | None = None
+
+
+@dataclass(frozen=True)
+class Committed:
+    """A Commit written; `posting`: whether its process holds the board's posting claim."""
+
+    posting: bool
+
+
+# The posting claim is free at a time (?) for a process (?): none, run out, or its own.
+_POSTING_FREE = "(posting_until IS NULL OR posting_until < ? OR posting_by = ?)"
 
 
 def _table(row: Row) -> TableRow:
@@ -149,12 +168,21 @@ _SEAT_COLUMNS = "position, user_id, name, side, misses, taken_over"
 
 
 @not_durable  # one disk flush less per move; lost in a power cut, the board is reposted
-def _mark_posted(table_id: int, ply: int, message_id: int | None) -> Unit[int]:
-    return (yield Execute(
+def _mark_posted(table_id: int, ply: int, message_id: int | None,
+                 owner: str) -> Unit[int | None]:
+    # `owner`'s posting claim ends here, unless the table moved past `ply` meanwhile (another
+    # process's move that could not claim it): then it is kept for the newer board.
+    release = "CASE WHEN posting_by = ? AND ply <= ? THEN NULL ELSE {} END"
+    rows = yield Fetch(
         "UPDATE game_tables SET posted_ply = ?, message_id = COALESCE(?, message_id),"
         " posted_final = CASE WHEN posted_final = 1 OR (status = 'finished' AND ? >= ply)"
-        " THEN 1 ELSE 0 END WHERE id = ? AND posted_ply <= ?",
-        (ply, message_id, ply, table_id, ply)))
+        f" THEN 1 ELSE 0 END, posting_by = {release.format('posting_by')},"
+        f" posting_until = {release.format('posting_until')}"
+        " WHERE id = ? AND posted_ply <= ? RETURNING ply, posting_by",
+        (ply, message_id, ply, owner, ply, owner, ply, table_id, ply))
+    if rows and rows[0]["posting_by"] == owner and rows[0]["ply"] > ply:
+        return int(rows[0]["ply"])
+    return None
 
 
 @read_only
@@ -241,16 +269,24 @@ def _timer_sync(table_id: int, now: datetime, wanted: dict[int, tuple[int, datet
         )
 
 
-def _commit(commit: Commit) -> Unit[bool]:
+def _commit(commit: Commit) -> Unit[Committed | None]:
     t = commit.table_id
-    changed = yield Execute(
-        "UPDATE game_tables SET ply = ply + ? WHERE id = ? AND ply = ? AND status = ?"
-        " AND broken = 0",
-        (len(commit.moves), t, commit.ply,
+    owner, until = commit.posting or ("", None)
+    claim: tuple[object, ...] = ()
+    claiming = ""
+    if commit.posting is not None:  # in the same statement: no round trip more per move
+        claiming = (f", posting_by = CASE WHEN {_POSTING_FREE} THEN ? ELSE posting_by END,"
+                    f" posting_until = CASE WHEN {_POSTING_FREE} THEN ? ELSE posting_until END")
+        claim = (commit.at, owner, owner, commit.at, owner, until)
+    rows = yield Fetch(
+        f"UPDATE game_tables SET ply = ply + ?{claiming} WHERE id = ? AND ply = ?"
+        " AND status = ? AND broken = 0 RETURNING posting_by",
+        (len(commit.moves), *claim, t, commit.ply,
          commit.status or ("lobby" if commit.start is not None else "running")),
     )
-    if changed != 1:
-        return False  # another writer moved first: the caller reloads and checks again
+    if not rows:
+        return None  # another writer moved first: the caller reloads and checks again
+    committed = Committed(posting=bool(owner) and rows[0]["posting_by"] == owner)
     if commit.start is not None:
         seats, options = commit.start
         yield Execute("DELETE FROM seats WHERE table_id = ?", (t,))
@@ -286,7 +322,7 @@ def _commit(commit: Commit) -> Unit[bool]:
         )
         yield from record_finish(commit.finish, commit.at)
     yield from _timer_sync(t, commit.at, commit.timers)
-    return True
+    return committed
 
 
 def _mark_broken(table_id: int) -> Unit[None]:
@@ -431,8 +467,8 @@ class TableRepository(Aggregate):
         )
         return [(r["id"], r["guild_id"], as_time(r["created_at"]), r["minutes"]) for r in rows]
 
-    async def commit(self, commit: Commit) -> bool:
-        """Write a change of a table (Commit); False if its ply moved meanwhile."""
+    async def commit(self, commit: Commit) -> Committed | None:
+        """Write a change of a table (Commit); None if its ply moved meanwhile."""
         return await self.run(_commit, commit)
 
     async def cancel_lobby(self, table_id: int, at: datetime) -> bool:
@@ -443,21 +479,45 @@ class TableRepository(Aggregate):
         )
         return changed == 1
 
-    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
+    async def mark_posted(self, table_id: int, ply: int, message_id: int | None,
+                          owner: str = "") -> int | None:
         """Record the posted board; never moves back (an older post may finish last). A post
-        of the last ply of a finished table is its final board (a resign adds no ply)."""
-        await self.run(_mark_posted, table_id, ply, message_id)
+        of the last ply of a finished table is its final board (a resign adds no ply).
+        `owner`'s posting claim is released, unless the table has moved past `ply`: then the
+        claim stays `owner`'s and the newer ply, whose board it must post, is returned."""
+        return await self.run(_mark_posted, table_id, ply, message_id, owner)
+
+    async def claim_posting(self, table_id: int, owner: str, now: datetime,
+                            until: datetime) -> bool:
+        """Claim the posting of the table's board for `owner` until `until`; False while
+        another process holds a claim that has not run out at `now`."""
+        changed = await self._execute(
+            f"UPDATE game_tables SET posting_by = ?, posting_until = ? WHERE id = ?"
+            f" AND {_POSTING_FREE}",
+            (owner, until, table_id, now, owner))
+        return changed == 1
+
+    async def release_postings(self, owner: str) -> None:
+        """Release every posting claim `owner` holds (a process that stops)."""
+        await self._execute("UPDATE game_tables SET posting_by = NULL, posting_until = NULL"
+                            " WHERE posting_by = ?", (owner,))
 
     async def unposted_tables(
-        self, finished_after: datetime, quiet_since: datetime | None = None
+        self, finished_after: datetime, quiet_since: datetime | None = None,
+        free_for: tuple[datetime, str] | None = None,
     ) -> list[tuple[int, int]]:
         """(id, guild id) of running tables whose board is behind, and of tables finished
         since `finished_after` whose final board is not posted; with `quiet_since`, only
-        those with no move since then (a fresh board is still being posted by its mover)."""
+        those with no move since then (a fresh board is still being posted by its mover);
+        with `free_for` (now, process name), only those whose posting that process may claim
+        (no other process is posting them)."""
         quiet = ""
         params: list[object] = [finished_after]
+        if free_for is not None:
+            quiet = f" AND {_POSTING_FREE}"
+            params += list(free_for)
         if quiet_since is not None:
-            quiet = (" AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.table_id = game_tables.id"
+            quiet += (" AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.table_id = game_tables.id"
                      " AND m.created_at > ?) AND COALESCE(finished_at, started_at) <= ?")
             params += [quiet_since, quiet_since]
         rows = await self._rows(

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.storage import Database, HostBusy, PlaceTaken, SeatRow, ServerFull, StandingRow
 from bot.tables import computers, pipeline, ratings, turns
-from bot.tables.deadlines import TurnTimers
+from bot.tables.deadlines import TurnTimers, process_name
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Table
 from bot.tables.settings import ServerSettings
@@ -61,7 +61,7 @@ class TableService:
         self._repo = repo = db.tables
         self._results, self._history = db.results, db.history
         self._rng = rng if rng is not None else random.Random()
-        self.store = TableStore(repo, now if now is not None else _now)
+        self.store = TableStore(repo, now if now is not None else _now, process_name())
         self.settings = ServerSettings(db.settings, self.store.now)
         self.computer_moves = ComputerMoves(think)
         self.timers = TurnTimers(self.store, repo, self._rng, self.computer_moves)
@@ -105,9 +105,19 @@ class TableService:
         """Tables whose latest board is committed but not posted (store.unposted_tables)."""
         return await self.store.unposted_tables(finished_within, guilds, quiet_for)
 
-    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
-        """The board for `ply` is posted as `message_id`; `posted_ply` never goes back."""
-        await self.store.mark_posted(table_id, ply, message_id)
+    async def claim_posting(self, table_id: int) -> bool:
+        """Whether this process may post the table's board now (store.claim_posting): False
+        while another process is posting it."""
+        return await self.store.claim_posting(table_id)
+
+    async def release_postings(self) -> None:
+        """At shutdown: the posting claims this process holds (store.release_postings)."""
+        await self.store.release_postings()
+
+    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> int | None:
+        """The board for `ply` is posted as `message_id` (store.mark_posted): a newer ply
+        whose board this process must post too, if another process moved meanwhile."""
+        return await self.store.mark_posted(table_id, ply, message_id)
 
     @staticmethod
     def refusal(table: Table, user_id: int, turn: int | None = None) -> TableError | None:

@@ -9,6 +9,10 @@ that returns to the position before the move it takes back: takeback.py).
 and `commit` it; a commit refused because another process moved first is retried from a
 fresh load, where the usual refusals (stale button, not your turn) apply. A table whose
 log no longer replays is marked broken.
+
+The commit of a move also claims the posting of its board for this process (`owner`, for
+POSTING_LEASE), in the same statement; the store remembers the claims it holds, so the
+board of a move committed here is posted without another round trip (`claim_posting`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.storage import LoadedTable, TableRepository
@@ -30,6 +34,9 @@ from engines.base import Options
 log = logging.getLogger(__name__)
 
 COMMIT_ATTEMPTS = 5  # reloads after another process moved first, before giving up
+# How long a claim to post a table's board is this process's: far beyond a post's few
+# seconds; a process that dies holding it delays that board by at most this (the sweeper).
+POSTING_LEASE = timedelta(seconds=30)
 
 
 class _Moved(Exception):
@@ -53,7 +60,8 @@ def engine_of(game: str) -> Engine:
 
 
 class TableStore:
-    def __init__(self, repo: TableRepository, clock: Callable[[], datetime]) -> None:
+    def __init__(self, repo: TableRepository, clock: Callable[[], datetime],
+                 owner: str) -> None:
         self._repo, self._clock = repo, clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._replays: dict[int, _Replay] = {}
@@ -64,6 +72,8 @@ class TableStore:
         self._places: dict[int, int] = {}
         self._timer_listeners: list[Callable[[], None]] = []
         self._end_listeners: list[Callable[[Table], None]] = []
+        self.owner = owner  # this process's name, on the posting claims it takes
+        self._posting: dict[int, datetime] = {}  # table -> until when its posting is ours
 
     def now(self) -> datetime:
         """The tables' clock (injected in tests)."""
@@ -211,18 +221,27 @@ class TableStore:
         with `quiet_for`, only tables that have not changed for that long."""
         now = self.now()
         quiet = now - quiet_for if quiet_for is not None else None
-        found = await self._repo.unposted_tables(now - finished_within, quiet)
+        found = await self._repo.unposted_tables(now - finished_within, quiet,
+                                                 free_for=(now, self.owner))
         ids = [t for t, guild in found if guilds is None or guilds(guild)]
         return [table for table in await self.rebuild_all(ids) if table.needs_post]
 
     # -- committing ------------------------------------------------------------------------
 
     async def commit(self, change: pipeline.Change, steps: list[Step]) -> MoveResult:
-        """Commit a change built from a loaded table; _Moved if its ply moved meanwhile."""
-        if not await self._repo.commit(change.commit):
+        """Commit a change built from a loaded table; _Moved if its ply moved meanwhile. A
+        change with a board to post claims its posting (unless another process holds it)."""
+        commit, table = change.commit, change.table
+        if table.status in ("running", "finished"):
+            commit = replace(commit, posting=(self.owner, commit.at + POSTING_LEASE))
+        committed = await self._repo.commit(commit)
+        if committed is None:
             self.forget(change.table.id)  # reload from the database next time
             raise _Moved
-        table = change.table
+        if committed.posting:
+            self._posting[table.id] = commit.at + POSTING_LEASE
+        else:
+            self._posting.pop(table.id, None)
         self._remember(table)
         self.timers_changed()
         self._log_status(change)
@@ -279,11 +298,43 @@ class TableStore:
         self.timers_changed()
         return TableError("broken", table_id=table_id)
 
-    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> None:
-        """The board for `ply` is posted as `message_id`; `posted_ply` never goes back."""
+    async def claim_posting(self, table_id: int) -> bool:
+        """Whether this process may post the table's board now: its claim, taken by the
+        commit here (no round trip) or now; False while another process holds one."""
+        now = self.now()
+        until = self._posting.get(table_id)
+        if until is not None and now < until:
+            return True
         with player_answered():
-            await self._repo.mark_posted(table_id, ply, message_id)
+            claimed = await self._repo.claim_posting(table_id, self.owner, now,
+                                                     now + POSTING_LEASE)
+        if claimed:
+            self._posting[table_id] = now + POSTING_LEASE
+        else:
+            self._posting.pop(table_id, None)
+        return claimed
+
+    async def release_postings(self) -> None:
+        """Give up every posting claim of this process (it stops): another process posts
+        those boards at once instead of after the lease. Best effort: the lease remains."""
+        if not self._posting:
+            return
+        self._posting.clear()
+        try:
+            await self._repo.release_postings(self.owner)
+        except Exception as err:  # the database is down: the leases run out by themselves
+            log.info("posting claims not released (%r)", err)
+
+    async def mark_posted(self, table_id: int, ply: int, message_id: int | None) -> int | None:
+        """The board for `ply` is posted as `message_id`; `posted_ply` never goes back. The
+        posting claim is released, unless the table moved past `ply` (a move of another
+        process): then it is kept, and that newer ply returned, whose board is ours to post."""
+        with player_answered():
+            newer = await self._repo.mark_posted(table_id, ply, message_id, self.owner)
+        if newer is None:
+            self._posting.pop(table_id, None)
         known = self._current.get(table_id)
         if known is not None and ply > known.posted_ply:
             self._current[table_id] = known.marked(posted_ply=ply,
                                                    message_id=message_id or known.message_id)
+        return newer

@@ -23,7 +23,7 @@ TIME, ID = "timestamp with time zone", "bigint"
 
 def expected_type(column: str, declared: str) -> set[str]:
     if declared == "TEXT":
-        return {TIME} if column.endswith("_at") or column == "claimed_until" else {"text"}
+        return {TIME} if column.endswith(("_at", "_until")) else {"text"}
     if declared == "REAL":
         return {"double precision"}
     if column == "id" or column.endswith("_id"):

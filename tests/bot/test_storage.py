@@ -135,8 +135,8 @@ async def test_racing_commits_on_one_ply_exactly_one_wins(opener: Opener) -> Non
     await tables.add_seat(table, 101, "U101", None)
     assert await tables.commit(start_commit(table))
     attempts = [Commit(table, 1, NOW, moves=[(0, f"move {n}")]) for n in range(8)]
-    won = await asyncio.gather(*(
-        (tables if n % 2 else other).commit(c) for n, c in enumerate(attempts)))
+    won = [committed is not None for committed in await asyncio.gather(*(
+        (tables if n % 2 else other).commit(c) for n, c in enumerate(attempts)))]
     assert sum(won) == 1
     moves = await tables.get_moves(table)
     assert len(moves) == 2 and moves[1] == attempts[won.index(True)].moves[0]
@@ -151,6 +151,41 @@ async def test_mark_posted_never_goes_back(opener: Opener) -> None:
     await tables.mark_posted(table, 6, None)  # a post without a new message keeps the old id
     row = await tables.get_table(table)
     assert (row.posted_ply, row.message_id) == (6, 555)
+
+
+async def test_one_process_at_a_time_may_post_a_board(opener: Opener) -> None:
+    """The posting claim: taken by a move's commit unless another process holds it, kept by
+    its holder while the table moves on, released by mark_posted, free after its lease."""
+    one, two = (await opener()).tables, (await opener(same=True)).tables  # two processes
+    table = await lobby(one)
+    await one.add_seat(table, 101, "U101", None)
+    lease = NOW + timedelta(seconds=30)
+    started = await one.commit(start_commit(table, posting=("one", lease)))
+    assert started is not None and started.posting
+    assert not await two.claim_posting(table, "two", NOW, lease)  # one posts ply 1
+    assert await one.claim_posting(table, "one", NOW, lease)  # its own claim, renewed
+    assert [t for t, _ in await two.unposted_tables(NOW - timedelta(days=1),
+                                                    free_for=(NOW, "two"))] == []
+    moved = await two.commit(Commit(table, 1, NOW, moves=[(0, "move 9")],
+                                    posting=("two", lease)))
+    assert moved is not None and not moved.posting  # moved, but one holds the posting
+    assert await one.mark_posted(table, 1, 501, "one") == 2  # ply 2 is one's to post too
+    assert not await two.claim_posting(table, "two", NOW, lease)
+    assert await one.mark_posted(table, 2, 502, "one") is None  # released
+    assert await two.claim_posting(table, "two", NOW, lease)
+    # two dies holding it: nobody else may post until its lease runs out
+    later = lease + timedelta(seconds=1)
+    assert not await one.claim_posting(table, "one", NOW, lease)
+    third = await one.commit(Commit(table, 2, NOW, moves=[(1, "move 3")],
+                                    posting=("one", lease)))
+    assert third is not None and not third.posting
+    assert [t for t, _ in await one.unposted_tables(NOW - timedelta(days=1),
+                                                    free_for=(later, "one"))] == [table]
+    assert await one.claim_posting(table, "one", later, later + timedelta(seconds=30))
+    assert await two.mark_posted(table, 3, 503, "two") is None  # an old claim: one keeps its
+    assert not await two.claim_posting(table, "two", later, later)
+    await one.release_postings("one")  # one stops
+    assert await two.claim_posting(table, "two", later, later)
 
 
 async def test_a_board_marked_posted_leaves_later_moves_flushed_to_disk(

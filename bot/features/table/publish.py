@@ -5,7 +5,11 @@ it is after the move: nothing is read again to post it. A board goes out through
 interaction that caused the move when there is one in the table's place (a follow-up does
 not count against the bot's global rate limit), else with `channel.send`. One lock per
 table keeps boards in order; a board whose table has moved on meanwhile is skipped for the
-newest one. A board that could not be posted (Discord failed, the process died) is posted
+newest one. Across processes, only the one holding the table's posting claim posts
+(`claim_posting`: taken by the commit of the move, no round trip more): another that moved
+the table meanwhile leaves its board to the holder, which posts the newer board after its
+own (`mark_posted` tells it); a holder that died blocks the table only until its lease runs
+out. A board that could not be posted (Discord failed, the process died) is posted
 later by the sweeper (`sweep`), since the table's `posted_ply` stays behind its ply; with
 several processes, by the one that serves the table's guild. Posting is idempotent per table
 and ply: a post whose record (`mark_posted`) the database missed is remembered here and
@@ -101,6 +105,7 @@ class Publisher:
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
         self._unmarked: dict[int, tuple[int, int | None]] = {}  # posted; mark_posted failed
+        self._moved_elsewhere: set[int] = set()  # another process moved them while we posted
 
     def add_controls(self, controls: MoreControls) -> None:
         """Add `controls(table, locale, items)` to each running board: another feature's
@@ -216,6 +221,9 @@ class Publisher:
             if table.status not in ("running", "finished"):
                 return True
             await self._mark_known(table)
+            if table.needs_post and not await self.service.claim_posting(table_id):
+                self._events.pop(table_id, None)  # replayed if it ever comes to us
+                return True  # another process is posting it (or its sweeper, if that died)
             if table.needs_post and table.ply - fresh > table.posted_ply:
                 table = await self._found_in_channel(table)  # a post whose outcome is unknown
             if not force and not table.needs_post:
@@ -229,6 +237,9 @@ class Publisher:
         if ok and table.status == "running":
             for listener in self._posted_listeners:
                 listener(table)
+        if table_id in self._moved_elsewhere:  # its board is ours to post: we hold the claim
+            self._moved_elsewhere.discard(table_id)
+            return await self.publish(table_id) and ok
         return ok
 
     def _picked(self, table_id: int, result: MoveResult,
@@ -261,7 +272,7 @@ class Publisher:
         """`mark_posted`; when the database is unavailable the board is posted all the same,
         and the record is kept in memory (its Health warned once) to be stored later."""
         try:
-            await self.service.mark_posted(table_id, ply, message_id)
+            newer = await self.service.mark_posted(table_id, ply, message_id)
         except Unavailable as err:
             log.debug("table %s: ply %s posted, not yet recorded (%s)", table_id, ply, err)
             known = self._unmarked.get(table_id)
@@ -271,6 +282,9 @@ class Publisher:
             known = self._unmarked.get(table_id)
             if known is not None and known[0] <= ply:
                 del self._unmarked[table_id]
+            latest = self._latest.get(table_id)
+            if newer is not None and (latest is None or latest.ply < newer):
+                self._moved_elsewhere.add(table_id)  # no move of ours will post it
 
     async def _found_in_channel(self, table: Table) -> Table:
         """`table`, with the newest of its boards the channel already shows recorded as
