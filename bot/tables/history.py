@@ -14,6 +14,7 @@ being played: its log holds the deals).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import workers
@@ -28,6 +29,7 @@ from renderers import replay
 
 DISCORD_UPLOAD_LIMIT = 10 * 1024 * 1024  # bots, most servers
 REPLAY_MAX_BYTES = 8_000_000  # a margin under it
+ALT_TEXT_LIMIT = 1024  # Discord's limit on an attachment's description
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class ExportFile:
     data: bytes
     filename: str
     frames: int = 0  # replays: frames in the animation
+    description: str = ""  # replays: the animation in words, for a screen reader
 
 
 def _history(source: TableService | HistoryRepository) -> HistoryRepository:
@@ -70,25 +73,29 @@ def played_game(table: Table) -> replay.PlayedGame:
                              table.outcome)
 
 
-def _drawn_replay(locale: str | None, played: replay.PlayedGame,
-                  **options: int) -> replay.Replay:
-    """`build_replay` with the pictures' words in `locale`'s language (in a worker)."""
-    return replay.build_replay(played, gettext=picture_words(locale), **options)
+def _drawn_replay(locale: str | None, played: replay.PlayedGame, names: list[str] | None,
+                  **options: int) -> tuple[replay.Replay, str]:
+    """`build_replay` with the pictures' words in `locale`'s language, and its alt text naming
+    the seats by `names` (in a worker: both replay the whole game)."""
+    words = picture_words(locale)
+    return (replay.build_replay(played, gettext=words, **options),
+            replay.alt_text(played, gettext=words, names=names))
 
 
 async def replay_file(
     service: TableService, table_id: int, guild_id: int | None = None,
-    locale: str | None = None, **options: int,
+    locale: str | None = None, names: Sequence[str] | None = None, **options: int,
 ) -> ExportFile:
     """The animated replay of a started table (running ones too: only public views are
-    drawn), its words in `locale`'s language. `options` go to
+    drawn), its words in `locale`'s language, with its alt text (seats called by `names`,
+    as the caller shows them; "Player 1".. without). `options` go to
     `renderers.replay.build_replay` (frame_ms, final_hold_ms, max_bytes)."""
     table = await shown_table(service, table_id, guild_id)
     options.setdefault("max_bytes", REPLAY_MAX_BYTES)
-    made = await workers.run("background", _drawn_replay, locale, played_game(table),
-                             **options)
+    made, alt = await workers.run("background", _drawn_replay, locale, played_game(table),
+                                  list(names) if names is not None else None, **options)
     return ExportFile(made.data, f"table-{table.id}-{table.game}.{replay.FILE_EXTENSION}",
-                      made.frames)
+                      made.frames, alt[:ALT_TEXT_LIMIT])
 
 
 async def export_file(
