@@ -15,6 +15,12 @@ An accepted take-back (takeback.py) is a log entry of its own, `[-2, "takeback <
 seat's move just before it; replaying it returns to the position before that move (version 2;
 files of version 1 have no take-backs and still load).
 
+`seats` lists each seat as `{"seat", "name", "user_id"}`: `name` as the reader of the file
+sees it (the caller passes the shown names: a computer is named by its level in the reader's
+language), `user_id` the stored id (a member's Discord id; a computer's negative id, see
+computers.py) and, for a computer, `computer` its level (easy, normal, hard) in plain words.
+Replaying needs none of them: `load_export` only counts the seats.
+
 A running table's log holds its chance moves (6 nimmt! deals show every hand), so exports are
 for tables that no longer run: `exportable(table)` says whether one may be exported now.
 """
@@ -22,11 +28,13 @@ for tables that no longer run: `exportable(table)` says whether one may be expor
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from bot.tables import takeback
-from bot.tables.models import Step, Table
+from bot.tables.computers import computer_level
+from bot.tables.models import Seat, Step, Table
 from engines import CHANCE, game_ids, get_engine
 from engines.base import Record
 
@@ -43,12 +51,22 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def export_table(table: Table) -> Record:
-    """The export of a started table (ValueError for a lobby). Does not check `exportable`:
-    the caller decides who may see a running table's log."""
+def _seat(index: int, seat: Seat, name: str) -> Record:
+    entry: Record = {"seat": index, "name": name, "user_id": seat.user_id}
+    level = computer_level(seat.user_id)
+    if level is not None:
+        entry["computer"] = level
+    return entry
+
+
+def export_table(table: Table, names: Sequence[str] | None = None) -> Record:
+    """The export of a started table (ValueError for a lobby), the seats named by `names` (as
+    shown to the reader; the stored names without). Does not check `exportable`: the caller
+    decides who may see a running table's log."""
     if table.state is None:
         raise ValueError("the table has not started: there is no game to export")
     eng = table.engine
+    shown = list(names) if names is not None else [seat.name for seat in table.seats]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -56,10 +74,8 @@ def export_table(table: Table) -> Record:
         "game": table.game,
         "options": dict(table.options),
         "players": len(table.seats),
-        "seats": [
-            {"seat": i, "name": seat.name, "user_id": seat.user_id}
-            for i, seat in enumerate(table.seats)
-        ],
+        "seats": [_seat(i, seat, name)
+                  for i, (seat, name) in enumerate(zip(table.seats, shown, strict=True))],
         "status": table.status,
         "created_at": _iso(table.created_at),
         "started_at": _iso(table.started_at),

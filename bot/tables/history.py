@@ -2,7 +2,7 @@
 
     games = await recent_games(service, guild_id, user_id=None, limit=10)   # /history [member]
     file = await replay_file(service, table_id, guild_id)                    # /replay <table>
-    file = await export_file(service, table_id, guild_id)                    # /export <table>
+    file = await export_file(service, table_id, guild_id, names)             # /export <table>
     # file.data (bytes) and file.filename go into discord.File(io.BytesIO(data), filename)
 
 `replay_file` renders in the background lane of the worker processes (bot/workers.py):
@@ -98,17 +98,34 @@ async def replay_file(
                       made.frames, alt[:ALT_TEXT_LIMIT])
 
 
-async def export_file(
+async def exported_table(
     service: TableService, table_id: int, guild_id: int | None = None
-) -> ExportFile:
-    """The JSON export of a finished (or cancelled after starting) table."""
+) -> Table:
+    """A table that may be exported now: finished, or cancelled after starting (TableError
+    `not_found`, `not_running` or `not_allowed` otherwise)."""
     table = await shown_table(service, table_id, guild_id)
     if not exportable(table):
         raise TableError("not_allowed")
-    return ExportFile(to_json_bytes(export_table(table)), f"table-{table.id}-{table.game}.json")
+    return table
+
+
+def export_of(table: Table, names: Sequence[str] | None = None) -> ExportFile:
+    """The JSON export of `exported_table`'s table, the seats named by `names` (as the reader
+    sees them; the stored names without)."""
+    return ExportFile(to_json_bytes(export_table(table, names)),
+                      f"table-{table.id}-{table.game}.json")
+
+
+async def export_file(
+    service: TableService, table_id: int, guild_id: int | None = None,
+    names: Sequence[str] | None = None,
+) -> ExportFile:
+    """The JSON export of a finished (or cancelled after starting) table."""
+    return export_of(await exported_table(service, table_id, guild_id), names)
 
 
 __all__ = [
     "DISCORD_UPLOAD_LIMIT", "REPLAY_MAX_BYTES", "ExportFile", "FinishedTable", "HistoryPlayer",
-    "export_file", "played_game", "recent_games", "replay_file", "shown_table",
+    "export_file", "export_of", "exported_table", "played_game", "recent_games", "replay_file",
+    "shown_table",
 ]

@@ -20,7 +20,8 @@ from bot.i18n.commands import t_plain
 from bot.tables import Table, TableError
 from bot.tables.history import (
     FinishedTable,
-    export_file,
+    export_of,
+    exported_table,
     played_game,
     recent_games,
     replay_file,
@@ -138,12 +139,13 @@ async def send_replay(services: Services, interaction: discord.Interaction, tabl
 
 async def send_export(services: Services, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
-    file = await unless_refused(interaction,
-                                export_file(services.tables, table_id, interaction.guild_id))
-    if file is None:
+    table = await unless_refused(interaction,
+                                 exported_table(services.tables, table_id, interaction.guild_id))
+    if table is None:
         return
     await defer_publicly(interaction)
     loc = await services.languages.of_interaction(interaction)
+    file = export_of(table, seat_names(table, loc))
     await interaction.followup.send(
         t(loc, "Table {table}: options, players and every move, as JSON.", table=table_id),
         file=discord.File(io.BytesIO(file.data), filename=file.filename))
