@@ -44,6 +44,7 @@ from bot.health import discord_failing
 from bot.i18n import picture_words, t, tn
 from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError, takeback
+from bot.tables.computers import is_computer
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,7 @@ class Publisher:
         # (that ply, a DM message, or the interaction whose ephemeral reply shows it)
         self._hands: dict[int, dict[int, list[tuple[int, Any, object]]]] = {}
         self._picks: dict[tuple[int, int], str] = {}  # (table, seat) -> its last pick
+        self._recalled: set[tuple[int, int]] = set()  # (table, seat): its DMs read back
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
@@ -402,6 +404,7 @@ class Publisher:
             self._locks.pop(table.id, None)
             self._shown.pop(table.id, None)
             self._hands.pop(table.id, None)
+            self._recalled.difference_update((table.id, s) for s in range(len(table.seats)))
             for listener in self._finished_listeners:
                 try:
                     await listener(table, message.id)
@@ -573,6 +576,7 @@ class Publisher:
         """Close the private hands whose decision is over (the seat picked, by DM, by "Pick
         privately" or /move; the turn moved on; the game ended): their menu is removed and
         they say what was picked."""
+        await self._recall_hands(table)
         offered = self._hands.get(table.id)
         if not offered:
             return
@@ -593,6 +597,30 @@ class Publisher:
                 jobs.append(self._close_hand(table, where, locale, card or picked))
         if jobs:
             await asyncio.gather(*jobs)
+
+    async def _recall_hands(self, table: Table) -> None:
+        """The hands DMed before a restart are in no list of this process: read them back
+        from each player's DMs, once per table and seat, so that they close like the others."""
+        if not any(decision.private for decision in table.engine.info.decisions):
+            return
+        seats = [s for s, seat in enumerate(table.seats)
+                 if not is_computer(seat.user_id) and (table.id, s) not in self._recalled]
+        if not seats:
+            return
+        self._recalled.update((table.id, s) for s in seats)
+        found = await asyncio.gather(*(hands.dm_hands(self.client, table.seats[s].user_id,
+                                                      table.id) for s in seats))
+        if not any(found):
+            return
+        locale = self.places.locale_of(await self.places.channel(table.place_id))
+        offered = self._hands.setdefault(table.id, {})
+        for seat, messages in zip(seats, found, strict=True):
+            known = {getattr(entry[1], "id", None) for entry in offered.get(seat, [])}
+            since = table.since.get(seat)
+            for ply, message in messages:
+                if message.id not in known:  # of the current decision, or of an older one
+                    began = since if since is not None and ply >= since else ply
+                    offered.setdefault(seat, []).append((began, message, locale))
 
     async def _close_hand(self, table: Table, where: Any, locale: object, card: Any) -> None:
         if card is not None:
