@@ -12,13 +12,14 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import Any
+from typing import TypedDict
 
 import discord
 from discord import ui
 
 import renderers
 from bot.features.common.badges import game_title
+from bot.features.common.components import Item, view_of
 from bot.features.common.drawing import draw
 from bot.features.table.components import MoveSelect
 from bot.features.table.controls import natural
@@ -26,14 +27,26 @@ from bot.features.table.labels import labels_of
 from bot.features.table.layout import walk
 from bot.i18n import picture_words, t
 from bot.tables import Table
+from engines.base import View
 
 log = logging.getLogger(__name__)
 
 LOOK_BACK = 10  # a player's last DMs read back for the hands sent before a restart
 HAND_ID = re.compile(r"^ms:(\d+):(\d+):h$")
 
+# Where a hand is shown: a DM, or the interaction whose ephemeral reply shows it.
+HandPlace = discord.Message | discord.Interaction
 
-def render_hand_png(game: str, view: dict[str, Any], seat: int, locale: object = None) -> bytes:
+
+class HandMessage(TypedDict, total=False):
+    """A hand as sent: its text, its select and (when it could be drawn) its picture."""
+
+    content: str
+    view: ui.View
+    file: discord.File
+
+
+def render_hand_png(game: str, view: View, seat: int, locale: object = None) -> bytes:
     return renderers.render_hand(game, view, seat, gettext=picture_words(locale))
 
 
@@ -56,7 +69,7 @@ def hand_alt(table: Table, seat: int, locale: object) -> str:
     return t(locale, "Your hand: {cards}", cards=", ".join(labels[m] for m in moves))[:1024]
 
 
-def hand_items(table: Table, seat: int, moves: list[str], locale: object) -> list[ui.Item[Any]]:
+def hand_items(table: Table, seat: int, moves: list[str], locale: object) -> list[Item]:
     if not moves:
         return []
     labels = labels_of(table, seat, locale)
@@ -71,6 +84,18 @@ def hand_text(table: Table, seat: int, locale: object, where: str) -> str:
              "Your hand: pick one card face down. Nobody else sees it until all have picked.",
              game=game_title(locale, table.game), table=table.id, place=where,
              round=view.get("round", "?"))
+
+
+async def hand_message(table: Table, seat: int, moves: list[str], locale: object,
+                       where: str) -> HandMessage:
+    """The hand of `seat` offering `moves`, its words in `locale`; `where` names the
+    table's place."""
+    message: HandMessage = {"content": hand_text(table, seat, locale, where),
+                            "view": view_of(hand_items(table, seat, moves, locale))}
+    file = await hand_file(table, seat, locale)
+    if file is not None:
+        message["file"] = file
+    return message
 
 
 def own_pick(table: Table, seat: int) -> int | None:
