@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypeGuard
 
 from bot.tables import takeback
 from bot.tables.computers import computer_level
@@ -98,8 +98,9 @@ def to_json_bytes(export: Record) -> bytes:
     return ("{\n" + ",\n".join(lines) + "\n}\n").encode("utf-8")
 
 
-def from_json_bytes(data: bytes | str) -> tuple[Any, list[Step]]:
-    """`load_export` of a file's bytes (ValueError for bad JSON too)."""
+def from_json_bytes(data: bytes | str) -> tuple[object, list[Step]]:
+    """`load_export` of a file's bytes (ValueError for bad JSON too): the engine state and
+    the steps."""
     try:
         parsed = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -107,17 +108,17 @@ def from_json_bytes(data: bytes | str) -> tuple[Any, list[Step]]:
     return load_export(parsed)
 
 
-def _field(data: Record, name: str) -> Any:
+def _field(data: Record, name: str) -> object:
     if name not in data:
         raise ValueError(f"export is missing field {name!r}")
     return data[name]
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _taken_back(log: list[Any], index: int, move: str, before: Any) -> Any:
+def _taken_back(index: int, move: str, before: object) -> object:
     """The position a take-back entry at `log[index]` returns to; ValueError if it does not
     take back the seat's move just before it."""
     try:
@@ -130,7 +131,7 @@ def _taken_back(log: list[Any], index: int, move: str, before: Any) -> Any:
     return before
 
 
-def load_export(data: Record) -> tuple[Any, list[Step]]:
+def load_export(data: Record) -> tuple[object, list[Step]]:
     """Check an export and replay its log through the engine: the final engine state and one
     `Step(actor, move, events)` per log entry. ValueError, naming the field or the log entry,
     for anything that does not replay exactly (including a final `position` it misses)."""
@@ -142,7 +143,7 @@ def load_export(data: Record) -> tuple[Any, list[Step]]:
     if not _is_int(version) or not 1 <= version <= VERSION:
         raise ValueError(f"version: this bot reads versions 1 to {VERSION}, not {version!r}")
     game = _field(data, "game")
-    if game not in game_ids():
+    if not isinstance(game, str) or game not in game_ids():
         raise ValueError(f"game: unknown game {game!r}")
     eng = get_engine(game)
     players = _field(data, "players")
@@ -162,14 +163,14 @@ def load_export(data: Record) -> tuple[Any, list[Step]]:
     except ValueError as err:
         raise ValueError(f"options: {err}") from err
     steps: list[Step] = []
-    before: Any = None  # the position before the last entry (a take-back returns to it)
+    before: object = None  # the position before the last entry (a take-back returns to it)
     for index, entry in enumerate(log):
         if (not isinstance(entry, list | tuple) or len(entry) != 2 or not _is_int(entry[0])
                 or not isinstance(entry[1], str)):
             raise ValueError(f"log[{index}]: must be [actor, move], not {entry!r}")
         actor, move = entry
         if actor == takeback.TAKEBACK:
-            state = _taken_back(log, index, move, before)
+            state = _taken_back(index, move, before)
             before = None
             steps.append(Step(actor, move, []))
             continue
