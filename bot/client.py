@@ -12,7 +12,6 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord.ext import commands
@@ -72,13 +71,15 @@ from bot.tournaments.season_book import SeasonBook
 from bot.tournaments.service import TournamentService
 from bot.warmup import warm_up
 from bot.workers import Workers
+from engines.base import View
 
 log = logging.getLogger(__name__)
 
 
-async def think(*args: Any) -> str:
-    """The computer player's move, in the search workers (bot/workers.py)."""
-    return await workers.run("search", choose, *args)
+async def think(game: str, view: View, legal: list[str], seat: int, level: str, seed: int,
+                budget: float) -> str:
+    """The computer player's move (`choose`), in the search workers (bot/workers.py)."""
+    return await workers.run("search", choose, game, view, legal, seat, level, seed, budget)
 
 
 class TableBot(commands.Bot):
@@ -87,14 +88,14 @@ class TableBot(commands.Bot):
 
     def __init__(
         self, config: Config, *, rng: random.Random | None = None,
-        clock: Callable[[], datetime] | None = None, **options: Any
+        clock: Callable[[], datetime] | None = None, shard_count: int | None = None,
     ) -> None:
         # No privileged intents: everything happens through interactions.
         intents = discord.Intents.default()
         intents.typing = False
         intents.presences = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, **options)
+                         help_command=None, shard_count=shard_count)
         self.config = config
         self.rng = rng
         self.clock = clock  # the service's clock (tests pass simulated time)
@@ -266,11 +267,15 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
     """A TableBot on the shards `config.shard_ids` of `config.shard_count` (one gateway
     connection per shard, one process-wide cache)."""
 
-    def __init__(self, config: Config, **options: Any) -> None:
+    def __init__(self, config: Config, *, rng: random.Random | None = None,
+                 clock: Callable[[], datetime] | None = None) -> None:
         if config.shard_count is None:
             raise ValueError("ShardedTableBot needs config.shard_count")
         ids = list(config.shard_ids) if config.shard_ids is not None else None
-        super().__init__(config, shard_count=config.shard_count, shard_ids=ids, **options)
+        super().__init__(config, rng=rng, clock=clock, shard_count=config.shard_count)
+        # AutoShardedClient's own option, which commands.Bot's signature does not list; read
+        # when it connects (all shards when None)
+        self.shard_ids = ids
 
 
 class _CommandsOnly(TableBot):

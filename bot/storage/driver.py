@@ -34,7 +34,8 @@ R = TypeVar("R")
 # one loosely typed value of storage: repositories turn rows into their dataclasses.
 Row = dict[str, Any]
 # A JSON object as stored in a TEXT column (a table's options and outcome).
-Json = dict[str, Any]
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+Json = dict[str, JsonValue]
 # A statement's parameters: integers, floats, text, None, datetimes and bools.
 Params = Sequence[object]
 
@@ -151,18 +152,25 @@ def from_row(cls: type[R], row: Mapping[str, object], **values: object) -> R:
     return cls(**values)
 
 
-_Reader = Callable[[Any], object]  # as_time or bool: what a stored value is read with
+_Reader = Callable[[object], object]  # _time or bool: what a stored value is read with
+
+
+def _time(value: object) -> datetime | None:
+    """`as_time` of a stored time column."""
+    if value is None or isinstance(value, str | datetime):
+        return as_time(value)
+    raise TypeError(f"not a stored time: {value!r}")
 
 
 @functools.cache
 def _readers(cls: type) -> tuple[tuple[str, _Reader | None], ...]:
     """Per field of `cls`: its name and how its column is read (None: as it comes)."""
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, localns={"JsonValue": JsonValue})  # it names itself
     readers: list[tuple[str, _Reader | None]] = []
     for field in fields(cls):
         hint = hints[field.name]
         kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-        read = as_time if datetime in kinds else bool if bool in kinds else None
+        read = _time if datetime in kinds else bool if bool in kinds else None
         readers.append((field.name, read))
     return tuple(readers)
 

@@ -4,7 +4,7 @@ from bot.tables.deadlines import DeadlineDispatcher, Expiry, Reminder, Timer, Tu
 from bot.tables.errors import MESSAGES, TableError
 from bot.tables.models import MoveResult, PlayerStats, Seat, Standing, Step, Table
 from bot.tables.service import TableService
-from bot.tables.settings import PRESETS, GuildSettings, ServerSettings
+from bot.tables.settings import PRESETS, GuildSettings, ServerSettings, SettingChanges
 
 __all__ = [
     "MESSAGES",
@@ -12,6 +12,7 @@ __all__ = [
     "DeadlineDispatcher",
     "Expiry",
     "GuildSettings",
+    "SettingChanges",
     "Reminder",
     "ServerSettings",
     "Timer",

@@ -15,6 +15,12 @@ An accepted take-back (takeback.py) is a log entry of its own, `[-2, "takeback <
 seat's move just before it; replaying it returns to the position before that move (version 2;
 files of version 1 have no take-backs and still load).
 
+`seats` lists each seat as `{"seat", "name", "user_id"}`: `name` as the reader of the file
+sees it (the caller passes the shown names: a computer is named by its level in the reader's
+language), `user_id` the stored id (a member's Discord id; a computer's negative id, see
+computers.py) and, for a computer, `computer` its level (easy, normal, hard) in plain words.
+Replaying needs none of them: `load_export` only counts the seats.
+
 A running table's log holds its chance moves (6 nimmt! deals show every hand), so exports are
 for tables that no longer run: `exportable(table)` says whether one may be exported now.
 """
@@ -22,11 +28,13 @@ for tables that no longer run: `exportable(table)` says whether one may be expor
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypeGuard
 
 from bot.tables import takeback
-from bot.tables.models import Step, Table
+from bot.tables.computers import computer_level
+from bot.tables.models import Seat, Step, Table
 from engines import CHANCE, game_ids, get_engine
 from engines.base import Move, Record
 
@@ -43,12 +51,22 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def export_table(table: Table) -> Record:
-    """The export of a started table (ValueError for a lobby). Does not check `exportable`:
-    the caller decides who may see a running table's log."""
+def _seat(index: int, seat: Seat, name: str) -> Record:
+    entry: Record = {"seat": index, "name": name, "user_id": seat.user_id}
+    level = computer_level(seat.user_id)
+    if level is not None:
+        entry["computer"] = level
+    return entry
+
+
+def export_table(table: Table, names: Sequence[str] | None = None) -> Record:
+    """The export of a started table (ValueError for a lobby), the seats named by `names` (as
+    shown to the reader; the stored names without). Does not check `exportable`: the caller
+    decides who may see a running table's log."""
     if table.state is None:
         raise ValueError("the table has not started: there is no game to export")
     eng = table.engine
+    shown = list(names) if names is not None else [seat.name for seat in table.seats]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -56,10 +74,8 @@ def export_table(table: Table) -> Record:
         "game": table.game,
         "options": dict(table.options),
         "players": len(table.seats),
-        "seats": [
-            {"seat": i, "name": seat.name, "user_id": seat.user_id}
-            for i, seat in enumerate(table.seats)
-        ],
+        "seats": [_seat(i, seat, name)
+                  for i, (seat, name) in enumerate(zip(table.seats, shown, strict=True))],
         "status": table.status,
         "created_at": _iso(table.created_at),
         "started_at": _iso(table.started_at),
@@ -82,8 +98,9 @@ def to_json_bytes(export: Record) -> bytes:
     return ("{\n" + ",\n".join(lines) + "\n}\n").encode("utf-8")
 
 
-def from_json_bytes(data: bytes | str) -> tuple[Any, list[Step]]:
-    """`load_export` of a file's bytes (ValueError for bad JSON too)."""
+def from_json_bytes(data: bytes | str) -> tuple[object, list[Step]]:
+    """`load_export` of a file's bytes (ValueError for bad JSON too): the engine state and
+    the steps."""
     try:
         parsed = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -91,17 +108,17 @@ def from_json_bytes(data: bytes | str) -> tuple[Any, list[Step]]:
     return load_export(parsed)
 
 
-def _field(data: Record, name: str) -> Any:
+def _field(data: Record, name: str) -> object:
     if name not in data:
         raise ValueError(f"export is missing field {name!r}")
     return data[name]
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _taken_back(log: list[Any], index: int, move: str, before: Any) -> Any:
+def _taken_back(index: int, move: str, before: object) -> object:
     """The position a take-back entry at `log[index]` returns to; ValueError if it does not
     take back the seat's move just before it."""
     try:
@@ -114,7 +131,7 @@ def _taken_back(log: list[Any], index: int, move: str, before: Any) -> Any:
     return before
 
 
-def load_export(data: Record) -> tuple[Any, list[Step]]:
+def load_export(data: Record) -> tuple[object, list[Step]]:
     """Check an export and replay its log through the engine: the final engine state and one
     `Step(actor, move, events)` per log entry. ValueError, naming the field or the log entry,
     for anything that does not replay exactly (including a final `position` it misses)."""
@@ -126,7 +143,7 @@ def load_export(data: Record) -> tuple[Any, list[Step]]:
     if not _is_int(version) or not 1 <= version <= VERSION:
         raise ValueError(f"version: this bot reads versions 1 to {VERSION}, not {version!r}")
     game = _field(data, "game")
-    if game not in game_ids():
+    if not isinstance(game, str) or game not in game_ids():
         raise ValueError(f"game: unknown game {game!r}")
     eng = get_engine(game)
     players = _field(data, "players")
@@ -146,14 +163,14 @@ def load_export(data: Record) -> tuple[Any, list[Step]]:
     except ValueError as err:
         raise ValueError(f"options: {err}") from err
     steps: list[Step] = []
-    before: Any = None  # the position before the last entry (a take-back returns to it)
+    before: object = None  # the position before the last entry (a take-back returns to it)
     for index, entry in enumerate(log):
         if (not isinstance(entry, list | tuple) or len(entry) != 2 or not _is_int(entry[0])
                 or not isinstance(entry[1], str)):
             raise ValueError(f"log[{index}]: must be [actor, move], not {entry!r}")
         actor, move = entry
         if actor == takeback.TAKEBACK:
-            state = _taken_back(log, index, move, before)
+            state = _taken_back(index, move, before)
             before = None
             steps.append(Step(actor, Move.of_words(move), []))
             continue

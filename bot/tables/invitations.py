@@ -13,13 +13,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.storage.lobbies import InvitationRow, LobbyRepository
 from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
 from bot.tables.models import Table
 from bot.tables.service import TableService
+from engines.base import Record
 
 # The refusals of this module (InvitationError codes), besides TableError's.
 INVITATION_CODES = ("not_invited", "seats_held", "side_held", "pending", "not_player",
@@ -29,12 +29,12 @@ INVITATION_CODES = ("not_invited", "seats_held", "side_held", "pending", "not_pl
 class InvitationError(Exception):
     """A refusal about invitations or rematches: `code` (INVITATION_CODES) and `params`."""
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, **params: object) -> None:
         if code not in INVITATION_CODES:
             raise ValueError(f"unknown InvitationError code {code!r}")
         super().__init__(code)
         self.code = code
-        self.params = params
+        self.params: Record = params  # the fields of its sentence
 
 
 class Invitations:

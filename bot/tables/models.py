@@ -10,7 +10,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import TypeVar, cast
 
 from bot.storage.results import StandingRow
 from bot.storage.tables import TimerRow
@@ -18,6 +18,8 @@ from bot.tables.computers import computer_level
 from bot.tables.errors import TableError
 from engines import CHANCE, Engine, get_engine
 from engines.base import Event, Move, Options, Outcome, View
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -118,16 +120,16 @@ class Table:
     # is asked once and kept in its memo (the move, its board and autocomplete share it).
 
     @cached_property
-    def memo(self) -> dict[Hashable, Any]:
+    def memo(self) -> dict[Hashable, object]:
         """What is worked out once for this position (by this module and the layers above:
         move labels by seat and language); shared with its `marked` copies, never with
         another position."""
         return {}
 
-    def _once(self, key: Hashable, work: Callable[[], Any]) -> Any:
+    def _once(self, key: Hashable, work: Callable[[], T]) -> T:
         if key not in self.memo:
             self.memo[key] = work()
-        return self.memo[key]
+        return cast(T, self.memo[key])  # each key is only ever filled by its one `work`
 
     def to_act(self) -> list[int]:
         """Seats that must act now; [] unless running (chance is drawn by the service)."""

@@ -13,11 +13,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.storage import Commit, Finish, ResultRow, SeatRow, TimerRow
 from bot.tables import computers, ratings, turns
-from bot.tables.models import Step, Table
+from bot.tables.models import Seat, Step, Table
 from engines import CHANCE, Engine
 from engines.base import Move, Outcome
 
@@ -75,7 +74,7 @@ def advance(table: Table, seat: int, move: Move, rng: random.Random,
     return Advance(steps, state, since)
 
 
-def forced_move(eng: Engine, state: Any) -> tuple[int, str] | None:
+def forced_move(eng: Engine, state: object) -> tuple[int, str] | None:
     """A face-down decision (engine info) that leaves a seat one legal move (6 nimmt!'s last
     card of a round) is played for it at once, as an auto step: (seat, move), or None."""
     seats = [s for s in eng.to_act(state) if s != CHANCE]
@@ -128,7 +127,7 @@ def plan_timers(table: Table, now: datetime) -> dict[int, TimerRow]:
     return timers
 
 
-def _result_name(seat: Any) -> str:
+def _result_name(seat: Seat) -> str:
     level = computers.computer_level(seat.user_id)
     return seat.name if level is None else computers.computer_name(level)
 

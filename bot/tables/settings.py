@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
-from typing import Any
+from typing import TypedDict, Unpack
 
 from bot.storage import SettingsRepository
 from bot.tables.errors import TableError
@@ -55,8 +55,26 @@ class GuildSettings:
 SETTING_NAMES = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
 
 
-def check_setting(name: str, value: Any) -> Any:
-    """`value` if it suits setting `name`, else TableError("bad_setting")."""
+class SettingChanges(TypedDict, total=False):
+    """Some of a server's settings, to change (`ServerSettings.update`): GuildSettings' own
+    fields, by name."""
+
+    deadline_seconds: int
+    absence_rule: str
+    max_misses: int
+    channel_policy: str
+    language: str
+    cancel_role_id: int | None
+    max_tables: int
+    lobby_minutes: int
+    organiser_role_id: int | None
+    season: str
+    season_channel_id: int | None
+    result_lines: bool
+
+
+def check_setting(name: str, value: object) -> None:
+    """TableError("bad_setting") unless `value` suits setting `name`."""
 
     def bad(reason: str) -> TableError:
         return TableError("bad_setting", name=name, value=value, reason=reason)
@@ -91,7 +109,6 @@ def check_setting(name: str, value: Any) -> Any:
             raise bad(f"the season must be one of {', '.join(SEASONS)}")
     else:
         raise bad(f"unknown setting; settings: {', '.join(SETTING_NAMES)}")
-    return value
 
 
 class ServerSettings:
@@ -112,7 +129,7 @@ class ServerSettings:
         stored = await self._repo.get_guild_settings(guild_id)
         return stored.get("language") if stored else None
 
-    async def update(self, guild_id: int, **changes: Any) -> GuildSettings:
+    async def update(self, guild_id: int, **changes: Unpack[SettingChanges]) -> GuildSettings:
         """Change some settings (names of SETTING_NAMES); TableError("bad_setting")."""
         for name, value in changes.items():
             check_setting(name, value)
@@ -128,8 +145,6 @@ class ServerSettings:
     ) -> tuple[int, str, int]:
         deadline = settings.deadline_seconds if deadline_seconds is None else deadline_seconds
         rule = settings.absence_rule if absence_rule is None else absence_rule
-        return (
-            check_setting("deadline_seconds", deadline),
-            check_setting("absence_rule", rule),
-            settings.max_misses,
-        )
+        check_setting("deadline_seconds", deadline)
+        check_setting("absence_rule", rule)
+        return deadline, rule, settings.max_misses

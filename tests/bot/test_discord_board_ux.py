@@ -135,6 +135,37 @@ async def test_dm_hand_closed_after_pick_privately_and_picture_fills_in(world: W
         assert all(not custom_ids(dm) for dm in world.dms(member))
 
 
+def dm_of(world: World, member: Any, message_id: int) -> Any:
+    """The member's DM `message_id` as it is now."""
+    return next(m for m in world.dms(member) if m.id == message_id)
+
+
+async def test_dm_hands_sent_before_a_restart_close_after_the_pick(world: World) -> None:
+    """The bot restarts while both hands are open: a pick by /move, then the computer's
+    pick for a player out of time (after another restart), still close the old DMs."""
+    await world.bot.service.settings.update(world.guild.id, deadline_seconds=60)
+    aki, bo = world.member("aki"), world.member("bo")
+    table_id = await open_and_start(world, "six_nimmt", "aki", ["bo"], rounds=1)
+    table = await world.table(table_id)
+    place = world.place(table)
+    (aki_hand,), (bo_hand,) = world.dms(aki), world.dms(bo)
+    assert custom_ids(aki_hand) and custom_ids(bo_hand)
+    await world.restart()
+    seat = table.seat_of(aki.id)
+    card = min(table.view(seat)["hands"][seat])
+    picked = await aki.slash(place, "move", move=f"play {card}")
+    assert picked.ephemeral
+    hand = dm_of(world, aki, aki_hand.id)
+    assert not custom_ids(hand), "the DM hand sent before the restart must close"
+    assert f"You picked {card}" in hand.content
+    assert custom_ids(dm_of(world, bo, bo_hand.id))  # bo has not picked: still open
+    await world.restart()
+    await world.env.advance_time(61)  # bo's deadline: the computer picks for bo
+    assert (await world.table(table_id)).ply > table.ply + 1
+    assert not custom_ids(dm_of(world, bo, bo_hand.id))
+    assert "This pick is over" in dm_of(world, bo, bo_hand.id).content
+
+
 async def test_forced_last_card_plays_itself(world: World) -> None:
     service = world.bot.service
     table_id = await open_and_start(world, "six_nimmt", "aki", ["bo", "cy"], rounds=1)

@@ -8,7 +8,7 @@ import json
 from PIL import Image
 
 from bot.tables.export import load_export
-from tests.bot.conftest import Driver, World, open_and_start, resign
+from tests.bot.conftest import Driver, World, button_ids, open_and_start, resign
 
 
 async def finish(world: World, table_id: int, plies: int, resigner: str) -> None:
@@ -65,3 +65,52 @@ async def test_replay_of_unknown_table_is_refused(world: World) -> None:
     running = await open_and_start(world, "senet", "aki", ["bo"])
     refused = await aki.slash(world.channel, "export", table=running)
     assert refused.ephemeral and "aren't allowed" in refused.response.content
+
+
+async def resigned_to_a_computer(world: World, monkeypatch) -> int:
+    """A Senet table in a Japanese-speaking server where aki resigns to a normal computer."""
+    monkeypatch.setenv("BOT_COMPUTER_DELAY", "0")
+    await world.bot.service.settings.update(world.guild.id, language="ja")
+    aki = world.member("aki")
+    await world.before_play("aki")
+    lobby = (await aki.slash(world.channel, "play senet")).response
+    table_id = int(next(iter(button_ids(lobby))).split(":")[1])
+    await aki.click(lobby, custom_id=f"lobby:{table_id}:cpunormal")
+    start = next(i for i in button_ids(lobby) if ":start" in i)
+    await aki.click(lobby, custom_id=start)
+    table = await world.table(table_id)
+    await resign(aki, world.place(table))
+    assert (await world.table(table_id)).status == "finished"
+    return table_id
+
+
+async def test_replay_has_alt_text_naming_the_players(world: World, monkeypatch) -> None:
+    """The replay's GIF carries a description for screen readers, in the channel's language,
+    naming the member and the computer as the boards do."""
+    table_id = await resigned_to_a_computer(world, monkeypatch)
+    replayed = await world.members["aki"].slash(world.channel, "replay", table=table_id)
+    message = replayed.followups[-1] if replayed.followups else replayed.response
+    (attachment,) = message.attachments
+    alt = attachment.description or ""
+    assert 0 < len(alt) <= 1024
+    assert "リプレイ" in alt and "aki" in alt and "コンピューター（ふつう）" in alt, alt
+    assert "Computer" not in alt
+
+
+async def test_export_names_a_computer_in_the_readers_language(world: World,
+                                                               monkeypatch) -> None:
+    """The export names the computer as the channel reads it and keeps its raw id and level;
+    the file still replays."""
+    table_id = await resigned_to_a_computer(world, monkeypatch)
+    exported = await world.members["aki"].slash(world.channel, "export", table=table_id)
+    message = exported.followups[-1] if exported.followups else exported.response
+    data = json.loads(await message.attachments[0].read())
+    table = await world.table(table_id)
+    computer = next(i for i, seat in enumerate(table.seats) if seat.user_id < 0)
+    seat = data["seats"][computer]
+    assert seat == {"seat": computer, "name": "コンピューター（ふつう）",
+                    "user_id": table.seats[computer].user_id, "computer": "normal"}
+    member = data["seats"][1 - computer]
+    assert member["name"] == "aki" and "computer" not in member
+    state, _ = load_export(data)
+    assert table.engine.dump(state) == table.engine.dump(table.state)

@@ -41,8 +41,10 @@ def table_command(
 class HistoryCog(FeatureCog):
     def __init__(self, services: Services) -> None:
         super().__init__(services)
-        self.replay.add_check(cooldown(*HEAVY_COOLDOWN))
-        self.export.add_check(cooldown(*HEAVY_COOLDOWN))
+        # a new list: the cog's copy of a command shares the class's (a second bot in the
+        # process, as after a restart in tests, would also count this one's uses)
+        self.replay.checks = [*self.replay.checks, cooldown(*HEAVY_COOLDOWN)]
+        self.export.checks = [*self.export.checks, cooldown(*HEAVY_COOLDOWN)]
 
     history = member_command("history", N_("Recently finished games on this server"),
                              N_("Only the games of this player"), history.show_history)

@@ -10,16 +10,17 @@ from typing import cast
 import discord
 from discord import app_commands
 
-from bot.features.common.badges import COLOUR, clean_name, game_title, shown_name
+from bot.features.common.badges import COLOUR, clean_name, game_title, seat_names, shown_name
 from bot.features.common.errors import refuse_privately, unless_refused
 from bot.features.common.faults import choices_in_time, defer_publicly
 from bot.features.common.replies import defer_public
 from bot.features.common.services import Services
 from bot.i18n import t, t_plain
-from bot.tables import TableError
+from bot.tables import Table, TableError
 from bot.tables.history import (
     FinishedTable,
-    export_file,
+    export_of,
+    exported_table,
     played_game,
     recent_games,
     replay_file,
@@ -100,25 +101,26 @@ async def table_choices(
     return choices[:25]
 
 
-async def _replayable(services: Services, table_id: int, guild_id: int) -> int:
-    """The number of frames of the table's replay; TableError if it has none to show."""
+async def _replayable(services: Services, table_id: int, guild_id: int) -> tuple[Table, int]:
+    """The table and the number of frames of its replay; TableError if it has none to show."""
     table = await shown_table(services.tables, table_id, guild_id)
-    return len(replay.replay_plan(played_game(table)))
+    return table, len(replay.replay_plan(played_game(table)))
 
 
 async def send_replay(services: Services, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
     # refusals first, privately; then the (slow) public replay
-    frames = await unless_refused(interaction,
-                                  _replayable(services, table_id, interaction.guild_id))
-    if frames is None:
+    replayable = await unless_refused(interaction,
+                                      _replayable(services, table_id, interaction.guild_id))
+    if replayable is None:
         return
+    table, frames = replayable
     await defer_publicly(interaction)
     loc = await services.languages.of_interaction(interaction)
     try:
         file = await replay_file(services.tables, table_id, interaction.guild_id,
                                  locale=cast("str | None", getattr(loc, "value", loc)),
-                                 frame_ms=frame_ms(frames))
+                                 names=seat_names(table, loc), frame_ms=frame_ms(frames))
     except Busy:
         await interaction.followup.send(t(
             interaction.locale, "Sorry, many replays are being drawn right now. Please try "
@@ -130,17 +132,19 @@ async def send_replay(services: Services, interaction: discord.Interaction, tabl
     text = t(loc, "Replay of table {table} ({frames} pictures).", table=table_id,
              frames=file.frames)
     await interaction.followup.send(
-        text, file=discord.File(io.BytesIO(file.data), filename=file.filename))
+        text, file=discord.File(io.BytesIO(file.data), filename=file.filename,
+                                description=file.description or None))
 
 
 async def send_export(services: Services, interaction: discord.Interaction, table_id: int) -> None:
     assert interaction.guild_id is not None
-    file = await unless_refused(interaction,
-                                export_file(services.tables, table_id, interaction.guild_id))
-    if file is None:
+    table = await unless_refused(interaction,
+                                 exported_table(services.tables, table_id, interaction.guild_id))
+    if table is None:
         return
     await defer_publicly(interaction)
     loc = await services.languages.of_interaction(interaction)
+    file = export_of(table, seat_names(table, loc))
     await interaction.followup.send(
         t(loc, "Table {table}: options, players and every move, as JSON.", table=table_id),
         file=discord.File(io.BytesIO(file.data), filename=file.filename))

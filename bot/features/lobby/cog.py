@@ -3,7 +3,7 @@ and /cancel."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -21,6 +21,8 @@ from bot.games import presentation
 from bot.i18n import N_
 from engines import Option, game_ids, get_engine
 
+T = TypeVar("T")
+
 OPEN_COOLDOWN = (1, 10.0)  # one /play per member per server every 10 s (any game)
 # The options of /play <game> after the game's own and the side (or shuffle) option.
 TABLE_OPTIONS = (
@@ -32,7 +34,7 @@ TABLE_OPTIONS = (
 )
 
 
-def annotation_for(option: Option) -> Any:
+def annotation_for(option: Option) -> object:
     """The slash option type of an engine option (bool, ranged int, or choices)."""
     if option.kind == "bool":
         return bool
@@ -55,19 +57,27 @@ def invite_options(game: str) -> list[SlashOption]:
             for name in INVITE_OPTIONS[:count]]
 
 
+def given(values: dict[str, object], name: str, kind: type[T]) -> T | None:
+    """The option `name` taken out of a command's `values`, if it was given (discord.py
+    converts each to the type its signature declares, see `with_options`)."""
+    value = values.pop(name, None)
+    return value if isinstance(value, kind) else None
+
+
 def play_callback(actions: LobbyActions, game: str) -> Callback:
     """A callback whose signature lists the game's options, then the table's, then the
     members to invite."""
     shown = presentation(game)
     sides = [str(side) for side in get_engine(game).info.sides] if shown.lobby_sides else []
 
-    async def play(interaction: discord.Interaction, **values: Any) -> None:
-        shuffle = values.pop("shuffle", None)
-        side = values.pop("side", None)
-        deadline = values.pop("deadline", None)
-        absence = values.pop("absence", None)
-        hints = values.pop("hints", None)
-        invites = unique_members([values.pop(name, None) for name in INVITE_OPTIONS])
+    async def play(interaction: discord.Interaction, **values: object) -> None:
+        shuffle = given(values, "shuffle", bool)
+        side = given(values, "side", str)
+        deadline = given(values, "deadline", int)
+        absence = given(values, "absence", str)
+        hints = given(values, "hints", bool)
+        invites = unique_members([given(values, name, discord.abc.User)
+                                  for name in INVITE_OPTIONS])
         chosen = {name: value for name, value in values.items() if value is not None}
         await actions.open_table(interaction, game, chosen, shuffle=shuffle is not False,
                                  side=sides.index(side) if side else None,
@@ -89,7 +99,7 @@ def play_group(actions: LobbyActions) -> app_commands.Group:
     limit = cooldown(*OPEN_COOLDOWN)  # and one open lobby each: see LobbyActions
     for game in game_ids():
         get_engine(game)  # fail loudly at start-up if an engine is missing
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        command: app_commands.Command[app_commands.Group, ..., None] = app_commands.Command(
             name=game, description=locale_str(presentation(game).play_help()),
             callback=play_callback(actions, game), parent=group)
         command.add_check(limit)
@@ -98,7 +108,7 @@ def play_group(actions: LobbyActions) -> app_commands.Group:
 
 
 class LobbyCog(GroupCog):
-    def __init__(self, services: Services, tree: app_commands.CommandTree[Any],
+    def __init__(self, services: Services, tree: app_commands.CommandTree[discord.Client],
                  actions: LobbyActions, keeper: LobbyKeeper) -> None:
         super().__init__(services, tree, play_group(actions))
         self.keeper = keeper

@@ -13,7 +13,6 @@ Tables without a lobby message (a tournament's) are left to their tournament.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
@@ -24,7 +23,12 @@ from bot.features.common.places import Places
 from bot.features.common.replies import display_name, fit, refuse, tell
 from bot.features.common.services import Services
 from bot.features.lobby.components import RematchButton
-from bot.features.lobby.invites import invitation_line, invited_mentions, refusal_text
+from bot.features.lobby.invites import (
+    invitation_line,
+    invited_mentions,
+    line_text,
+    refusal_text,
+)
 from bot.features.lobby.lobbies import LobbyKeeper
 from bot.features.lobby.lobby import lobby_embed, lobby_items
 from bot.features.table.board import final_lines
@@ -113,7 +117,7 @@ class Endings:
             return
         loc = await self.languages.of_interaction(interaction)
         line = invitation_line(table, held, loc, rematch_of=old.id)
-        text: dict[str, Any] = {"content": line} if line else {}
+        text = line_text(line)
         try:
             lobby = await interaction.followup.send(
                 embed=lobby_embed(table, loc, held=held),

@@ -4,6 +4,7 @@ mentions each invited member once (Accept / Decline), and the polite refusals.""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 import discord
 
@@ -79,6 +80,23 @@ def invitation_line(table: Table, held: Sequence[InvitationRow], locale: object,
                  old=rematch_of)
     return t(locale, "{who}: {host} invites you to this table. Your seat is held for you: "
              "press **Accept** or **Decline**.", who=who, host=host)
+
+
+class LineText(TypedDict, total=False):
+    """The text of a lobby message: the invitation line while seats are held, none else."""
+
+    content: str
+
+
+class LineEdit(TypedDict, total=False):
+    """An edit of a lobby message's text: `content` None removes the invitation line."""
+
+    content: str | None
+
+
+def line_text(line: str | None) -> LineText:
+    """`invitation_line` as a message's text (nothing when there is none)."""
+    return {"content": line} if line else {}
 
 
 def invited_mentions(held: Sequence[InvitationRow]) -> discord.AllowedMentions:

@@ -17,7 +17,7 @@ import functools
 import logging
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 from discord import ui
@@ -131,7 +131,7 @@ class LobbyKeeper:
         return len(ended)
 
     async def edit_lobby(self, table: Table, note: str | Callable[[object], str],
-                         **params: Any) -> None:
+                         **params: object) -> None:
         """Show the table's end on its lobby message, without buttons (`note`: a msgid, or
         the text for a locale)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 import discord
 
@@ -17,9 +17,11 @@ from bot.features.common.replies import display_name, refuse, tell
 from bot.features.common.services import Services
 from bot.features.lobby.computers import lobby_computer
 from bot.features.lobby.invites import (
+    LineEdit,
     invitation_line,
     invite_problem,
     invited_mentions,
+    line_text,
     refusal_text,
 )
 from bot.features.lobby.lobbies import LobbyKeeper
@@ -174,7 +176,7 @@ class LobbyActions:
         where = f"<#{table.place_id}>" if table.place_id != channel.id else None
         embed = lobby_embed(table, public, shuffle=shuffle, where=where, note=note, held=held)
         line = invitation_line(table, held, public)
-        text: dict[str, Any] = {"content": line} if line else {}
+        text = line_text(line)
         try:
             lobby = await interaction.followup.send(
                 embed=embed, view=view_of(lobby_items(table, public, shuffle=shuffle, held=held)),
@@ -223,7 +225,7 @@ class LobbyActions:
                                       "table {table}; your seat is free again.", table=table_id))
         held = await self.invitations.pending(table.id) if table.status == "lobby" else []
         where = f"<#{table.place_id}>" if table.place_id != interaction.channel_id else None
-        edits: dict[str, Any] = {}
+        edits: LineEdit = {}
         if not held:  # the invitation line is answered: only the lobby stays
             edits["content"] = None
         try:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
 from bot.features.common.commands import FeatureCog, slash
 from bot.features.settings import settings as ui
 from bot.i18n import N_
+from bot.tables import SettingChanges
 
 # Option help: the defaults of the server's tables, then who may do what.
 DEFAULTS_HELP = {
@@ -56,17 +55,30 @@ class SettingsCog(FeatureCog):
         season: str | None = None,
         result_lines: bool | None = None,
     ) -> None:
-        values = {"deadline_seconds": deadline, "absence_rule": absence,
-                  "max_misses": max_misses, "channel_policy": channel, "language": language,
-                  "max_tables": max_tables, "lobby_minutes": lobby_minutes, "season": season,
-                  "result_lines": result_lines}
-        changes: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
-        for name, role, clear in (("cancel_role_id", cancel_role, clear_cancel_role),
-                                  ("organiser_role_id", organiser_role, clear_organiser_role)):
-            if role is not None:
-                changes[name] = role.id
-            elif clear:
-                changes[name] = None
+        changes: SettingChanges = {}
+        if deadline is not None:
+            changes["deadline_seconds"] = deadline
+        if absence is not None:
+            changes["absence_rule"] = absence
+        if max_misses is not None:
+            changes["max_misses"] = max_misses
+        if channel is not None:
+            changes["channel_policy"] = channel
+        if language is not None:
+            changes["language"] = language
+        if max_tables is not None:
+            changes["max_tables"] = max_tables
+        if lobby_minutes is not None:
+            changes["lobby_minutes"] = lobby_minutes
+        if season is not None:
+            changes["season"] = season
+        if result_lines is not None:
+            changes["result_lines"] = result_lines
+        if cancel_role is not None or clear_cancel_role:
+            changes["cancel_role_id"] = cancel_role.id if cancel_role is not None else None
+        if organiser_role is not None or clear_organiser_role:
+            changes["organiser_role_id"] = (organiser_role.id if organiser_role is not None
+                                            else None)
         if season is not None:  # the season's end is posted where it was chosen
             changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.services, interaction, changes)

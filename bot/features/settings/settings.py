@@ -3,8 +3,6 @@ tables are played, language, who may cancel tables). Labels shared with /play an
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -14,7 +12,7 @@ from bot.features.common.errors import table_error_text
 from bot.features.common.faults import defer
 from bot.features.common.services import Services
 from bot.i18n import LANGUAGES, N_, t, t_plain, tn
-from bot.tables import PRESETS, GuildSettings, TableError
+from bot.tables import PRESETS, GuildSettings, SettingChanges, TableError
 
 DEADLINE_LABELS: dict[int, str] = {
     60: N_("1 minute"),
@@ -116,7 +114,7 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
     return embed
 
 
-def _guild_language(guild: Any) -> str:
+def _guild_language(guild: discord.Guild) -> str:
     """Discord's guild locale as one of our languages (for a server's first settings)."""
     text = str(getattr(getattr(guild, "preferred_locale", None), "value", "") or "")
     language = text.split("-")[0].lower()
@@ -124,7 +122,7 @@ def _guild_language(guild: Any) -> str:
 
 
 async def settings_command(
-    services: Services, interaction: discord.Interaction, changes: dict[str, Any]
+    services: Services, interaction: discord.Interaction, changes: SettingChanges
 ) -> None:
     """/settings: without options show them, else change them (Manage Server only)."""
     loc = interaction.locale

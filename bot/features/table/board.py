@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.features.common.badges import game_title, mention_of, seat_label, seat_names
 from bot.games import presentation
@@ -11,6 +10,7 @@ from bot.i18n import t
 from bot.narration import narrate
 from bot.tables import Table
 from bot.tables.pipeline import auto_levels
+from engines.base import Event, View
 
 MEDALS = ("🥇", "🥈", "🥉")
 MAX_CONTENT = 2000
@@ -27,7 +27,7 @@ def players_line(table: Table, locale: object) -> str:
              players=" · ".join(seat_label(i, n, table.game) for i, n in enumerate(names)))
 
 
-def is_private_pick(table: Table, view: dict[str, Any] | None = None) -> bool:
+def is_private_pick(table: Table, view: View | None = None) -> bool:
     """A face-down decision (engine info, e.g. 6 nimmt!'s picks): every seat to act decides
     privately (DM or ephemeral), never with channel components."""
     if table.status != "running":
@@ -36,7 +36,7 @@ def is_private_pick(table: Table, view: dict[str, Any] | None = None) -> bool:
     return table.engine.info.is_private(view.get("phase"))
 
 
-def picked_line(table: Table, view: dict[str, Any], locale: object) -> str:
+def picked_line(table: Table, view: View, locale: object) -> str:
     """Who has picked, never what: ✅ for a face-down card, ⏳ for a pick still awaited (the
     seats still to act)."""
     waiting = set(table.to_act())
@@ -48,7 +48,7 @@ def picked_line(table: Table, view: dict[str, Any], locale: object) -> str:
     return t(locale, "Picked: {marks}", marks=" · ".join(marks))
 
 
-def to_act_line(table: Table, view: dict[str, Any], locale: object) -> str:
+def to_act_line(table: Table, view: View, locale: object) -> str:
     seats = table.to_act()
     if not seats:
         return ""
@@ -71,7 +71,7 @@ def clip(text: str, limit: int) -> str:
 
 
 def board_text(
-    table: Table, events: Sequence[dict[str, Any]], locale: object, notes: Sequence[str] = ()
+    table: Table, events: Sequence[Event], locale: object, notes: Sequence[str] = ()
 ) -> str:
     """The message posted with the picture after a turn."""
     view = table.view(None)
@@ -114,7 +114,7 @@ def final_lines(table: Table, locale: object) -> list[str]:
 
 
 def game_over_text(
-    table: Table, events: Sequence[dict[str, Any]], locale: object, notes: Sequence[str] = ()
+    table: Table, events: Sequence[Event], locale: object, notes: Sequence[str] = ()
 ) -> str:
     story = narrate(table.game, events, seat_names(table, locale), locale)
     parts = [header(table, locale)]

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 import discord
-from discord import ui
 
+from bot.features.common.components import Item
 from bot.features.table.components import GroupSelect, MoveButton, MoveSelect
 from bot.games import presentation
 from bot.i18n import t, tn
@@ -73,10 +72,10 @@ def select_options(moves: Sequence[str], labels: dict[str, str]) -> list[discord
 def move_selects(
     table_id: int, ply: int, moves: Sequence[str], labels: dict[str, str], where: str,
     placeholder: str, first_row: int, rows: int,
-) -> list[ui.Item[Any]]:
+) -> list[Item]:
     """Up to `rows` selects of the moves, 25 per select (custom ids c1, c2 … when split)."""
     parts = chunks(moves)[:rows]
-    items: list[ui.Item[Any]] = []
+    items: list[Item] = []
     for index, part in enumerate(parts):
         tag = where if len(parts) == 1 else f"{where}{index + 1}"
         items.append(
@@ -89,13 +88,13 @@ def move_selects(
 def board_items(
     game: str, table_id: int, ply: int, moves: Sequence[str], labels: dict[str, str],
     locale: object = None,
-) -> list[ui.Item[Any]]:
+) -> list[Item]:
     """Buttons and selects for one seat's legal `moves` on a channel board."""
     shown = presentation(game)
     moves = natural(game, moves)
     buttons = [m for m in moves if shown.is_button(m)]
     others = [m for m in moves if not shown.is_button(m)]
-    items: list[ui.Item[Any]] = []
+    items: list[Item] = []
     button_rows = min(len(chunks(buttons, BUTTONS_PER_ROW)), MAX_ROWS - (1 if others else 0))
     for index, move in enumerate(buttons[: button_rows * BUTTONS_PER_ROW]):
         style = discord.ButtonStyle.secondary if move == "pass" else discord.ButtonStyle.primary
@@ -129,7 +128,7 @@ def board_items(
 def group_items(
     game: str, table_id: int, ply: int, moves: Sequence[str], labels: dict[str, str],
     chosen: str, locale: object = None,
-) -> list[ui.Item[Any]]:
+) -> list[Item]:
     """The board's controls once the group `chosen` was picked in its group select: the same
     controls (that group shown as chosen) and, in the rows below, a select of the group's
     moves (a drop's points, a piece's destinations): the second press on the same message."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bot.health import is_outage
 from bot.i18n import N_
@@ -52,7 +52,7 @@ class InTime:
         task.add_done_callback(self._finished)
         return False, None
 
-    def _finished(self, task: asyncio.Future[Any]) -> None:
+    def _finished(self, task: asyncio.Future[T]) -> None:
         self._background.discard(task)
         if task.cancelled():
             return

@@ -7,14 +7,12 @@ events `eng.apply_events` reports for it on the current state, e.g. Senet "move 
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import presentation
 from bot.tables import Table
 from engines import Engine
 
 
-def describe(engine: Engine, state: Any, seat: int, move: str, locale: object = None) -> str:
+def describe(engine: Engine, state: object, seat: int, move: str, locale: object = None) -> str:
     """Short readable words for `move` by `seat` in `state` (falls back to the move string)."""
     return presentation(engine.id).label(engine, state, seat, move, locale)[:100]
 
@@ -23,7 +21,7 @@ class Labels(dict[str, str]):
     """The labels of moves in one position, each described when first asked for: a board
     that groups its moves (more than a select holds) shows none of them."""
 
-    def __init__(self, engine: Engine, state: Any, seat: int, locale: object = None) -> None:
+    def __init__(self, engine: Engine, state: object, seat: int, locale: object = None) -> None:
         super().__init__()
         self._position = engine, state, seat, locale
 
@@ -32,7 +30,7 @@ class Labels(dict[str, str]):
         label = self[move] = describe(engine, state, seat, move, locale)
         return label
 
-    def get(self, move: str, default: Any = None) -> str:
+    def get(self, move: str, default: object = None) -> str:
         return self[move]
 
 

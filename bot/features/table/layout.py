@@ -15,14 +15,14 @@ reading the message back; after a restart it is read back from the message (`sho
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import discord
 from discord import ui
 
 from bot.features.common.badges import COLOUR
+from bot.features.common.components import Item
 from bot.tables import Table
 from renderers.theme import SEAT_COLOURS
 
@@ -43,9 +43,6 @@ class Shown:
     def without_controls(self) -> ui.LayoutView:
         return board_view(self.text, self.picture, self.alt, (), self.accent)
 
-    def moved(self, **changes: Any) -> Shown:
-        return replace(self, **changes)
-
 
 def accent_of(table: Table) -> int:
     """The colour of the seat to move; the winner's once the game is over; the bot's while
@@ -60,11 +57,11 @@ def accent_of(table: Table) -> int:
     return discord.Colour.from_rgb(r, g, b).value
 
 
-def rows_of(items: Iterable[ui.Item[Any]]) -> list[list[ui.Item[Any]]]:
+def rows_of(items: Iterable[Item]) -> list[list[Item]]:
     """The items in action rows: by their `row` when given, else five buttons or one select
     to a row, in order."""
-    rows: dict[int, list[ui.Item[Any]]] = {}
-    free: list[list[ui.Item[Any]]] = []
+    rows: dict[int, list[Item]] = {}
+    free: list[list[Item]] = []
     for item in items:
         width = getattr(item, "width", 1)
         if item.row is not None:
@@ -77,10 +74,10 @@ def rows_of(items: Iterable[ui.Item[Any]]) -> list[list[ui.Item[Any]]]:
 
 
 def board_view(text: str, picture: str | None, alt: str | None,
-               items: Sequence[ui.Item[Any]], accent: int | None) -> ui.LayoutView:
+               items: Sequence[Item], accent: int | None) -> ui.LayoutView:
     """The board message: text, picture (with alt text), controls, in one container."""
     view = ui.LayoutView(timeout=None)
-    container: ui.Container[Any] = ui.Container(
+    container: ui.Container[ui.LayoutView] = ui.Container(
         accent_colour=discord.Colour(accent) if accent is not None else None)
     container.add_item(ui.TextDisplay(text[:MAX_TEXT]))
     if picture is not None:
@@ -95,8 +92,9 @@ def board_view(text: str, picture: str | None, alt: str | None,
     return view
 
 
-def walk(components: Iterable[Any]) -> Iterable[Any]:
-    """Every component of a received message, nested V2 children included."""
+def walk(components: Iterable[object]) -> Iterator[object]:
+    """Every component of a received message, nested V2 children (and a gallery's items)
+    included."""
     for component in components:
         yield component
         for key in ("children", "components", "items"):
@@ -108,7 +106,7 @@ def walk(components: Iterable[Any]) -> Iterable[Any]:
             yield accessory
 
 
-def shown_of(message: Any) -> Shown:
+def shown_of(message: discord.Message) -> Shown:
     """What a board message shows, read back from Discord (after a restart)."""
     texts: list[str] = []
     picture = alt = None
@@ -132,7 +130,7 @@ def shown_of(message: Any) -> Shown:
     return Shown(message.id, text, picture, alt, accent)
 
 
-def is_layout(message: Any) -> bool:
+def is_layout(message: discord.Message) -> bool:
     """A Components V2 message (else a board posted before boards were V2: text content)."""
     flags = getattr(message, "flags", None)
     return bool(getattr(flags, "components_v2", False))

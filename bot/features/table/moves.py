@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -239,14 +238,8 @@ class TableActions:
             return
         assert seat is not None
         moves = self.service.legal_moves_for(table, interaction.user.id)
-        file = await hands.hand_file(table, seat, loc)
-        kwargs: dict[str, Any] = {
-            "content": hands.hand_text(table, seat, loc, f"<#{table.place_id}>"),
-            "view": view_of(hands.hand_items(table, seat, moves, loc)),
-        }
-        if file is not None:
-            kwargs["file"] = file
-        await send_private(interaction, **kwargs)
+        hand = await hands.hand_message(table, seat, moves, loc, f"<#{table.place_id}>")
+        await send_private(interaction, **hand)
         self.publisher.hand_opened(table, seat, interaction, loc)
 
     # -- /board, /resign -----------------------------------------------------------------------

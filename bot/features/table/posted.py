@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 import discord
 
+from bot.features.common.places import Place
 from bot.features.table.layout import walk
 
 log = logging.getLogger(__name__)
@@ -34,25 +34,26 @@ def picture_name(table_id: int, ply: int) -> str:
     return f"board-{table_id}-{ply}.png"
 
 
-def marked_ply(message: Any, table_id: int) -> int | None:
+def marked_ply(message: discord.Message, table_id: int) -> int | None:
     """The ply of `table_id` whose board `message` is, from its marks; None if it is none."""
     found: list[int] = []
-    for attachment in getattr(message, "attachments", []) or []:
-        match = FILENAME.match(getattr(attachment, "filename", "") or "")
+    for attachment in message.attachments:
+        match = FILENAME.match(attachment.filename or "")
         if match and int(match[1]) == table_id:
             found.append(int(match[2]))
-    for child in walk(getattr(message, "components", []) or []):  # V2 containers too
+    for child in walk(message.components):  # V2 containers too
         match = CUSTOM_ID.match(getattr(child, "custom_id", None) or "")
         if match and int(match[1]) == table_id:
             found.append(int(match[2]))
     return max(found) if found else None
 
 
-async def last_posted(channel: Any, me: int | None, table_id: int) -> tuple[int, int] | None:
+async def last_posted(channel: Place | None, me: int | None,
+                      table_id: int) -> tuple[int, int] | None:
     """(ply, message id) of the newest board of `table_id` among the bot's last messages in
     `channel`; None when there is none, or the channel cannot be read (then the board is
     posted: a repeat is better than a board never shown)."""
-    if channel is None or not hasattr(channel, "history"):
+    if channel is None:
         return None
     try:
         async for message in channel.history(limit=LOOK_BACK):

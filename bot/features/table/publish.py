@@ -25,17 +25,18 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 import discord
+from discord import ui
 
 import renderers
 from bot import metrics
 from bot.features.common.badges import seat_label, seat_names, shown_name
-from bot.features.common.components import view_of
+from bot.features.common.components import Item, view_of
 from bot.features.common.drawing import draw
 from bot.features.common.errors import missing_permission_text
-from bot.features.common.places import Places
+from bot.features.common.places import Place, Places
 from bot.features.common.services import Services
 from bot.features.table import hands
 from bot.features.table.board import board_text, game_over_text, is_private_pick, players_line
@@ -48,6 +49,8 @@ from bot.health import discord_failing
 from bot.i18n import picture_words, t, tn
 from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError, takeback
+from bot.tables.computers import is_computer
+from engines.base import Event, Outcome, View
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +64,8 @@ MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, repl
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
-               events: Sequence[dict[str, Any]], locale: object = None) -> bytes:
+def render_png(game: str, view: View, outcome: Outcome | None, events: Sequence[Event],
+               locale: object = None) -> bytes:
     """The public picture (spectator view only): the board, or the final standings, with its
     words in `locale` (the channel's language). Runs in a board worker."""
     words = picture_words(locale)
@@ -71,14 +74,33 @@ def render_png(game: str, view: dict[str, Any], outcome: dict[str, Any] | None,
     return renderers.render(game, view, list(events), gettext=words)
 
 
-def replay_events(table: Table, after_ply: int) -> list[dict[str, Any]]:
+def replay_events(table: Table, after_ply: int) -> list[Event]:
     """Events of the log entries after `after_ply`, asked from the engine by replaying."""
     return takeback.replay_events(table.engine, len(table.seats), table.options, table.log,
                                   after_ply)  # a log with take-backs too
 
 
 # Another feature's controls for a board: (table, locale, the board's own items) -> more items.
-MoreControls = Callable[[Table, object, list[Any]], list[Any]]
+MoreControls = Callable[[Table, object, list[Item]], list[Item]]
+# A private hand offered (table feature, hands.py): the decision's first ply, where it is
+# shown (a DM, or the interaction whose ephemeral reply shows it) and its language.
+OpenHand = tuple[int, hands.HandPlace, object]
+
+
+class BoardPost(TypedDict, total=False):
+    """A board message as `_send` posts it."""
+
+    view: ui.LayoutView
+    allowed_mentions: discord.AllowedMentions
+    file: discord.File
+
+
+class BoardEdit(TypedDict, total=False):
+    """An edit of the pick board (`_update_picks`)."""
+
+    view: ui.LayoutView
+    allowed_mentions: discord.AllowedMentions
+    attachments: list[discord.File]
 
 
 class Publisher:
@@ -91,16 +113,17 @@ class Publisher:
         self._posted_listeners: list[Callable[[Table], None]] = []
         self._more_controls: list[MoreControls] = []
         self._finished_listeners: list[Callable[[Table, int], Awaitable[None]]] = []
-        self._final_items: list[Callable[[Table, object], list[Any]]] = []
+        self._final_items: list[Callable[[Table, object], list[Item]]] = []
         self._locks: dict[int, asyncio.Lock] = {}
-        self._events: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
+        self._events: dict[int, list[tuple[int, list[Event]]]] = {}
         self._dm_closed: dict[int, set[int]] = {}
         self._latest: dict[int, Table] = {}  # the newest committed Table seen, per table
         self._shown: dict[int, Shown] = {}  # table -> what its newest board message shows
         # table -> seat -> the private hand offered for the decision starting at a ply:
         # (that ply, a DM message, or the interaction whose ephemeral reply shows it)
-        self._hands: dict[int, dict[int, list[tuple[int, Any, object]]]] = {}
+        self._hands: dict[int, dict[int, list[OpenHand]]] = {}
         self._picks: dict[tuple[int, int], str] = {}  # (table, seat) -> its last pick
+        self._recalled: set[tuple[int, int]] = set()  # (table, seat): its DMs read back
         self._failures: dict[int, int] = {}  # boards that failed to post, in a row
         self._failing_since: dict[int, datetime] = {}  # the first failure of that row
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
@@ -118,7 +141,7 @@ class Publisher:
         self._posted_listeners.append(listener)
 
     def on_finished(self, listener: Callable[[Table, int], Awaitable[None]],
-                    items: Callable[[Table, object], list[Any]] | None = None) -> None:
+                    items: Callable[[Table, object], list[Item]] | None = None) -> None:
         """Await `listener(table, board message id)` once the final board of a finished
         table is posted; `items(table, locale)`: components for that final board."""
         self._finished_listeners.append(listener)
@@ -172,7 +195,7 @@ class Publisher:
         for index, step in enumerate(result.steps):
             buffer.append((first + index + 1, step.events))
 
-    def _events_since(self, table: Table) -> list[dict[str, Any]]:
+    def _events_since(self, table: Table) -> list[Event]:
         """Events of plies posted_ply+1 .. ply: from memory, or replayed after a restart."""
         start = max(table.posted_ply, 0)
         buffer = [(ply, ev) for ply, ev in self._events.pop(table.id, []) if ply > start]
@@ -338,7 +361,7 @@ class Publisher:
         return min(table.since.values()) <= table.posted_ply
 
     async def _post_board(
-        self, table: Table, events: list[dict[str, Any]], *, send_hands: bool,
+        self, table: Table, events: list[Event], *, send_hands: bool,
         extra: Sequence[str] = (), interaction: discord.Interaction | None = None,
     ) -> bool:
         try:
@@ -379,21 +402,21 @@ class Publisher:
                 notes.append(t(locale, "(The picture could not be drawn this time.)"))
         if table.status == "finished":
             content = game_over_text(table, events, locale, notes)
-            items: list[Any] = [item for made in self._final_items for item in made(table, locale)]
+            items = [item for made in self._final_items for item in made(table, locale)]
         else:
             content = board_text(table, events, locale, notes)
             items = self.items(table, locale)
         picture = file.filename if file is not None else None
         alt = file.description if file is not None else None
         accent = accent_of(table)
-        kwargs: dict[str, Any] = {"view": board_view(content, picture, alt, items, accent),
-                                  "allowed_mentions": MENTIONS}
+        post: BoardPost = {"view": board_view(content, picture, alt, items, accent),
+                           "allowed_mentions": MENTIONS}
         if file is not None:
-            kwargs["file"] = file
+            post["file"] = file
         previous = self._shown.get(table.id)
         previous_id = table.message_id
         try:
-            message = await self._send(channel, interaction, table, kwargs)
+            message = await self._send(channel, interaction, table, post)
         except discord.Forbidden:
             log.warning("table %s: cannot post in %s", table.id, table.place_id)
             return False
@@ -416,6 +439,7 @@ class Publisher:
             self._locks.pop(table.id, None)
             self._shown.pop(table.id, None)
             self._hands.pop(table.id, None)
+            self._recalled.difference_update((table.id, s) for s in range(len(table.seats)))
             for listener in self._finished_listeners:
                 try:
                     await listener(table, message.id)
@@ -423,7 +447,7 @@ class Publisher:
                     log.exception("table %s: an end listener failed", table.id)
         return True
 
-    async def _retire(self, channel: Any, message_id: int, shown: Shown | None,
+    async def _retire(self, channel: Place, message_id: int, shown: Shown | None,
                       interaction: discord.Interaction | None = None) -> None:
         """One live board per table: the board before the newest keeps its text and picture
         (the move history stays readable) and loses its controls. Pressed on that board, the
@@ -451,7 +475,8 @@ class Publisher:
         except discord.HTTPException as err:
             log.info("could not remove the controls of board %s (%s)", message_id, err)
 
-    async def _shown_board(self, channel: Any, table: Table) -> tuple[Any, Shown]:
+    async def _shown_board(self, channel: Place, table: Table
+                           ) -> tuple[discord.Message | discord.PartialMessage, Shown]:
         """The table's newest board message (a partial one when known here) and what it
         shows; read back from Discord after a restart."""
         assert table.message_id is not None
@@ -463,7 +488,7 @@ class Publisher:
         return message, shown_of(message)
 
     async def show_controls(self, interaction: discord.Interaction, table: Table,
-                            items: Sequence[Any]) -> bool:
+                            items: Sequence[Item]) -> bool:
         """Show `items` as the controls of the table's newest board, which `interaction`
         (deferred) was used on: a second control on the same message (a group's
         destinations). False when the board cannot be shown so."""
@@ -483,20 +508,20 @@ class Publisher:
         return True
 
     @staticmethod
-    async def _send(channel: Any, interaction: discord.Interaction | None, table: Table,
-                    kwargs: dict[str, Any]) -> Any:
+    async def _send(channel: Place, interaction: discord.Interaction | None, table: Table,
+                    post: BoardPost) -> discord.Message:
         """Through the interaction's follow-up when it was used in the table's place (and
         is fresh), else as a channel message."""
         if interaction is not None and interaction.channel_id == table.place_id and \
                 not interaction.is_expired():
-            view = kwargs.get("view")
-            message = await interaction.followup.send(wait=True, **kwargs)
+            view = post.get("view")
+            message = await interaction.followup.send(wait=True, **post)
             if view is not None:
                 view.stop()  # dynamic items: nothing needs the View object
             return message
-        return await channel.send(**kwargs)
+        return await channel.send(**post)
 
-    async def _render(self, table: Table, events: list[dict[str, Any]], locale: object = None
+    async def _render(self, table: Table, events: list[Event], locale: object = None
                       ) -> discord.File | None:
         outcome = table.outcome if table.status == "finished" else None
         try:
@@ -508,7 +533,7 @@ class Publisher:
                             description=self.alt_text(table, events, locale))
 
     @staticmethod
-    def alt_text(table: Table, events: Sequence[dict[str, Any]], locale: object) -> str | None:
+    def alt_text(table: Table, events: Sequence[Event], locale: object) -> str | None:
         """The picture in words (a screen reader says it), in the table's language, with the
         seats' display names; None if the renderer cannot describe it."""
         words, names = picture_words(locale), seat_names(table, locale)
@@ -523,7 +548,7 @@ class Publisher:
             log.exception("table %s: no alt text for its picture", table.id)
             return None
 
-    def items(self, table: Table, locale: object) -> list[Any]:
+    def items(self, table: Table, locale: object) -> list[Item]:
         """The components of the current decision (who acts is checked on use)."""
         seats = table.to_act()
         if not seats:
@@ -559,15 +584,8 @@ class Publisher:
         moves = self.service.legal_moves_for(table, user_id)
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            file = await hands.hand_file(table, seat, locale)
-            kwargs: dict[str, Any] = {
-                "content": hands.hand_text(table, seat, locale, self.place_text(table)),
-                "view": view_of(hands.hand_items(table, seat, moves, locale)),
-                "allowed_mentions": NO_MENTIONS,
-            }
-            if file is not None:
-                kwargs["file"] = file
-            message = await user.send(**kwargs)
+            hand = await hands.hand_message(table, seat, moves, locale, self.place_text(table))
+            message = await user.send(allowed_mentions=NO_MENTIONS, **hand)
         except discord.HTTPException as err:
             log.info("table %s: no DM to %s (%s)", table.id, user_id, err)
             self._dm_closed.setdefault(table.id, set()).add(user_id)
@@ -575,7 +593,8 @@ class Publisher:
             self._dm_closed.get(table.id, set()).discard(user_id)
             self.hand_opened(table, seat, message, locale)
 
-    def hand_opened(self, table: Table, seat: int, where: Any, locale: object) -> None:
+    def hand_opened(self, table: Table, seat: int, where: hands.HandPlace,
+                    locale: object) -> None:
         """A private hand was offered to `seat` (a DM `discord.Message`, or the interaction
         of "Pick privately" whose ephemeral reply shows it): closed once the seat has
         picked, by whichever route (`close_hands`)."""
@@ -587,6 +606,7 @@ class Publisher:
         """Close the private hands whose decision is over (the seat picked, by DM, by "Pick
         privately" or /move; the turn moved on; the game ended): their menu is removed and
         they say what was picked."""
+        await self._recall_hands(table)
         offered = self._hands.get(table.id)
         if not offered:
             return
@@ -608,7 +628,32 @@ class Publisher:
         if jobs:
             await asyncio.gather(*jobs)
 
-    async def _close_hand(self, table: Table, where: Any, locale: object, card: Any) -> None:
+    async def _recall_hands(self, table: Table) -> None:
+        """The hands DMed before a restart are in no list of this process: read them back
+        from each player's DMs, once per table and seat, so that they close like the others."""
+        if not any(decision.private for decision in table.engine.info.decisions):
+            return
+        seats = [s for s, seat in enumerate(table.seats)
+                 if not is_computer(seat.user_id) and (table.id, s) not in self._recalled]
+        if not seats:
+            return
+        self._recalled.update((table.id, s) for s in seats)
+        found = await asyncio.gather(*(hands.dm_hands(self.client, table.seats[s].user_id,
+                                                      table.id) for s in seats))
+        if not any(found):
+            return
+        locale = self.places.locale_of(await self.places.channel(table.place_id))
+        offered = self._hands.setdefault(table.id, {})
+        for seat, messages in zip(seats, found, strict=True):
+            known = {getattr(entry[1], "id", None) for entry in offered.get(seat, [])}
+            since = table.since.get(seat)
+            for ply, message in messages:
+                if message.id not in known:  # of the current decision, or of an older one
+                    began = since if since is not None and ply >= since else ply
+                    offered.setdefault(seat, []).append((began, message, locale))
+
+    async def _close_hand(self, table: Table, where: hands.HandPlace, locale: object,
+                          card: int | str | None) -> None:
         if card is not None:
             text = t(locale, "You picked {card}. It stays face down until everyone has picked.",
                      card=card)
@@ -648,14 +693,14 @@ class Publisher:
             content = (before + found + after[2] if found and after[1] else fresh)[:4000]
             file = await drawing if drawing is not None else None
             picture, alt = shown.picture, shown.alt
-            kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+            edit: BoardEdit = {"allowed_mentions": NO_MENTIONS}
             if file is not None:
                 picture, alt = file.filename, file.description
-                kwargs["attachments"] = [file]
+                edit["attachments"] = [file]
             shown = Shown(table.message_id, content, picture, alt, accent_of(table))
             items = self.items(table, locale)
-            kwargs["view"] = board_view(content, picture, alt, items, shown.accent)
-            await message.edit(**kwargs)
+            edit["view"] = board_view(content, picture, alt, items, shown.accent)
+            await message.edit(**edit)
         except discord.HTTPException as err:
             if drawing is not None:
                 drawing.cancel()
