@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.storage import SettingsRepository
+from bot.storage.settings import PuzzleChannel
 from bot.tables.errors import TableError
 
 # Deadline presets, in seconds: 1, 5 and 15 minutes, 1, 6 and 12 hours, 1 and 2 days.
@@ -66,9 +67,9 @@ def is_time_zone(name: object) -> bool:
     return True
 
 
-def zone_of(settings: GuildSettings) -> ZoneInfo:
-    """The server's time zone (UTC if the stored name is no longer known)."""
-    return ZoneInfo(settings.time_zone if is_time_zone(settings.time_zone) else "UTC")
+def zone_named(name: str) -> ZoneInfo:
+    """A server's time zone by its stored name (UTC if the name is no longer known)."""
+    return ZoneInfo(name if is_time_zone(name) else "UTC")
 
 
 SETTING_NAMES = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
@@ -144,6 +145,10 @@ class ServerSettings:
         values["result_lines"] = int(settings.result_lines)  # stored as 0 or 1
         await self._repo.put_guild_settings(guild_id, values, self.now())
         return settings
+
+    async def puzzle_channels(self) -> list[PuzzleChannel]:
+        """The servers with a daily puzzle: where it goes and their time zone."""
+        return await self._repo.puzzle_guilds()
 
     @staticmethod
     def table_rules(

@@ -23,6 +23,10 @@ DEFAULTS_HELP = {
     "season": N_("Leaderboard seasons; the season's end is posted in this channel"),
     "result_lines": N_("When a game played in a thread ends, post its result in the channel "
                        "(default on)"),
+    "puzzle_channel": N_("Post a daily puzzle in this channel"),
+    "clear_puzzle_channel": N_("Stop the daily puzzle"),
+    "time_zone": N_("The server's time zone, such as Asia/Tokyo: the daily puzzle comes after "
+                    "its midnight (default UTC)"),
 }
 ROLE_HELP = {
     "cancel_role": N_("A role whose members may cancel any table"),
@@ -55,11 +59,15 @@ class SettingsCog(FeatureCog):
         clear_organiser_role: bool | None = None,
         season: str | None = None,
         result_lines: bool | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        clear_puzzle_channel: bool | None = None,
+        time_zone: str | None = None,
     ) -> None:
         values = {"deadline_seconds": deadline, "absence_rule": absence,
                   "max_misses": max_misses, "channel_policy": channel, "language": language,
                   "max_tables": max_tables, "lobby_minutes": lobby_minutes, "season": season,
-                  "result_lines": result_lines}
+                  "result_lines": result_lines,
+                  "time_zone": time_zone.strip() if time_zone is not None else None}
         changes: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
         for name, role, clear in (("cancel_role_id", cancel_role, clear_cancel_role),
                                   ("organiser_role_id", organiser_role, clear_organiser_role)):
@@ -67,7 +75,15 @@ class SettingsCog(FeatureCog):
                 changes[name] = role.id
             elif clear:
                 changes[name] = None
+        if puzzle_channel is not None:
+            changes["puzzle_channel_id"] = puzzle_channel.id
+        elif clear_puzzle_channel:
+            changes["puzzle_channel_id"] = None
         if season is not None:  # the season's end is posted where it was chosen
             changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.services, interaction, changes)
 
+    @settings.autocomplete("time_zone")
+    async def time_zone_autocomplete(self, interaction: discord.Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=zone, value=zone) for zone in ui.zone_choices(current)]
