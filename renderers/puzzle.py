@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import renderers
-from engines import CHANCE, get_engine
+from engines import get_engine
 from engines.base import Record
 from renderers import theme
 from renderers.review import BADGE, GAP, LABEL

@@ -20,9 +20,9 @@ from engines.ai.puzzles import (
     starter,
 )
 from engines.ai.puzzles import cows_leopards as cl_puzzles
-from engines.ai.puzzles.base import key_rng
 from engines.ai.puzzles import senet as senet_puzzles
 from engines.ai.puzzles import six_nimmt as sx_puzzles
+from engines.ai.puzzles.base import key_rng
 from engines.varanasi_grundy import grundy
 from renderers.puzzle import alt_text_puzzle, render_answer, render_puzzle
 
