@@ -156,7 +156,14 @@ class PuzzleDesk:
         except PuzzleError as err:  # another press was first
             await tell(interaction, refusal(loc, err.code))
             return
-        await interaction.edit_original_response(**await answer_message(result, loc))
+        message = await answer_message(result, loc)
+        try:
+            await interaction.edit_original_response(**message)
+        except discord.HTTPException as err:  # stored all the same: say it in a new message
+            log.info("puzzle attempt %s: the answer could not be shown in place (%s)",
+                     attempt_id, err)
+            await interaction.followup.send(content=message["content"], ephemeral=True,
+                                            allowed_mentions=NO_MENTIONS)
 
     async def next_puzzle(self, interaction: discord.Interaction, game: str | None) -> None:
         loc = interaction.locale
