@@ -180,7 +180,7 @@ class TableBot(commands.Bot):
         miner = Miner(self.puzzles)
         publisher.on_finished(miner.finished)
         desk = PuzzleDesk(services, self.puzzles)
-        daily = DailyPuzzles(services, self.puzzles, places)
+        daily = DailyPuzzles(services.owns_guild, self.puzzles, places)
         sweeper.add_chore(daily.post_due)
         self.puzzle_miner, self.daily_puzzles = miner, daily
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table

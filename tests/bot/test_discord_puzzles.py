@@ -5,14 +5,29 @@ once; the daily puzzle is posted once per server and day even by two bot process
 
 from __future__ import annotations
 
+import asyncio
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-import simcord
 
 from bot.features.puzzles import service as puzzle_service
+from bot.features.puzzles.daily import DailyPuzzles
+from bot.features.puzzles.service import PuzzleService
+from bot.storage import Database, open_database
 from bot.tables.ratings import initial, ordinal
-from tests.bot.conftest import World, button_ids, custom_ids, png_of, text_of
+from bot.tables.settings import ServerSettings
+from engines.ai.puzzles import mine
+from tests.bot.conftest import (
+    World,
+    button_ids,
+    custom_ids,
+    open_and_start,
+    png_of,
+    resign,
+    text_of,
+)
+from tests.bot.test_discord_settings import admin, field
 from tests.helpers.puzzles import distinct_senet_puzzles
 
 
@@ -120,3 +135,129 @@ async def test_a_puzzle_answers_once(world: World) -> None:
     assert refused.ephemeral and "answered already" in text_of(refused.response)
     me, = await world.bot.puzzles.stats(world.guild.id, aki.id)
     assert (me.attempts, me.solved) == (1, 1)
+
+
+# -- mining a finished table -----------------------------------------------------------------
+
+
+async def test_a_finished_tables_blunder_becomes_a_puzzle_of_its_server(world: World) -> None:
+    """Aki blunders at a one-set Varanasi table and resigns; once the final board is posted
+    the game is mined in the background and the blunder is Aki's puzzle next time."""
+    for _ in range(6):  # a deal where the player to move can blunder (most have)
+        table = await world.table(await open_and_start(world, "varanasi", "aki", ["bo"],
+                                                       sets=1))
+        seat = table.to_act()[0]
+        legal = sorted(table.legal_moves(seat))
+        blunders = {m: found for m in legal
+                    if (found := mine("varanasi", dict(table.options), 2,
+                                      [*table.log, (seat, m)]))}
+        if blunders:
+            break
+        await resign(world.member(table.seats[seat].name), world.place(table))
+    else:
+        raise AssertionError("no deal with a blunder")
+    blunder, [expected] = next(iter(blunders.items()))
+    mover = table.seats[seat]
+    member = world.member(mover.name)
+    await member.slash(world.place(table), "move", move=blunder)
+    await resign(member, world.place(table))
+    await world.bot.puzzle_miner.idle()  # mined in the background once the end was posted
+    assert (await world.table(table.id)).status == "finished"
+
+    shown = shown_puzzle(await member.slash(world.channel, "puzzle play", game="varanasi"))
+    text = text_of(shown)
+    names = " v ".join(seat.name for seat in table.seats)
+    assert f"From table {table.id}, {names}: {mover.name} played" in text
+    ids = [c for c in custom_ids(shown) if c.startswith("pz:a:")]
+    assert len(ids) == len(legal)
+    right = ids[0].rsplit(":", 1)[0] + f":{legal.index(expected['best'])}"
+    answered = await member.click(shown, custom_id=right)
+    text = text_of(answered.response or shown)
+    assert "Correct!" in text and "The winning line:" in text
+
+
+# -- the starter set ---------------------------------------------------------------------------
+
+
+async def test_the_starter_set_is_loaded_once_and_comes_after_the_servers_own(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped, own = distinct_senet_puzzles(2)
+    monkeypatch.setattr(puzzle_service, "starter",
+                        lambda game: [dict(shipped)] if game == "senet" else [])
+    assert await world.bot.puzzles.load_starter() == 1
+    assert await world.bot.puzzles.load_starter() == 0  # every start: nothing new
+    aki = world.member("aki")
+    await world.bot.puzzles.store_mined(world.guild.id, 12, [(aki.id, "Aki"), (2, "Bo")],
+                                        [own])
+    first = shown_puzzle(await aki.slash(world.channel, "puzzle play"))
+    assert "From table 12" in text_of(first)  # the server's own first
+    custom_id, _ = choice_for(first, [own], right=True)
+    after = await aki.click(first, custom_id=custom_id)
+    nxt = await aki.click(after.response or first, custom_id="pz:n:senet")
+    starter = nxt.response
+    assert starter is not None and "Puzzle · Senet" in text_of(starter)
+    assert "From table" not in text_of(starter)  # a shipped puzzle has no source
+
+
+# -- the daily puzzle ----------------------------------------------------------------------------
+
+
+async def test_the_daily_puzzle_is_posted_once_by_two_processes(world: World) -> None:
+    """Two bot processes over one database run the daily chore: one post a day; the next
+    day's post says how many solved yesterday's and who was fastest."""
+    await add_puzzles(world, 3)
+    aki, bo = world.member("aki"), world.member("bo")
+    boss = admin(world)
+    zones = await boss.autocomplete(world.channel, "settings", "time_zone", "tok")
+    assert [c["value"] for c in zones][:1] == ["Asia/Tokyo"]
+    saved = await boss.slash(world.channel, "settings", puzzle_channel=world.channel,
+                             time_zone="Asia/Tokyo")
+    embed = saved.response.embeds[0]
+    assert field(embed, "Time zone") == "Asia/Tokyo"
+    assert field(embed, "Daily puzzle") == f"<#{world.channel.id}>"
+    refused = await boss.slash(world.channel, "settings", time_zone="Mars/Olympus")
+    assert "time zone must be a name such as Asia/Tokyo" in text_of(refused.response)
+
+    bot = world.bot
+    assert bot.db is not None
+    other_db = await open_database(world.database)  # a second process's connection
+    days_later = [0]  # the processes' clock runs ahead by this many days
+
+    def clock() -> datetime:
+        return bot.service.now() + timedelta(days=days_later[0])
+
+    def process(db: Database) -> DailyPuzzles:
+        service = PuzzleService(db.puzzles, ServerSettings(db.settings, clock), clock)
+        return DailyPuzzles(bot.owns_guild, service, bot.daily_puzzles.places)
+
+    try:
+        first, second = process(bot.db), process(other_db)
+        posts = await asyncio.gather(first.post_due(), second.post_due())
+        assert sorted(posts) == [0, 1]
+        assert await first.post_due() == 0 and await second.post_due() == 0
+        daily = [m for m in world.bot_messages(world.channel) if "Daily puzzle" in m.content]
+        assert len(daily) == 1
+        post = daily[0]
+        png_of(await post.attachments[0].read())
+        assert post.attachments[0].description
+        solve = next(c for c in custom_ids(post) if c.startswith("pz:d:"))
+        # Aki solves it privately; Bo misses; Aki pressing again is told politely
+        puzzles = distinct_senet_puzzles(3)
+        for member, right in ((aki, True), (bo, False)):
+            await world.env.advance_time(60)
+            shown = shown_puzzle(await member.click(post, custom_id=solve))
+            custom_id, _ = choice_for(shown, puzzles, right=right)
+            await member.click(shown, custom_id=custom_id)
+        again = await aki.click(post, custom_id=solve)
+        assert again.ephemeral and "already" in text_of(again.response)
+
+        # the next local day (Tokyo): one new post, and yesterday's shows its solvers
+        days_later[0] = 1
+        posts = await asyncio.gather(second.post_due(), first.post_due())
+        assert sorted(posts) == [0, 1]
+        daily = [m for m in world.bot_messages(world.channel) if "Daily puzzle" in m.content]
+        assert len(daily) == 2
+        assert "Solved by 1 member" in daily[0].content and f"<@{aki.id}> 1:00" in daily[0].content
+        assert "Yesterday's puzzle: Solved by 1 member" in daily[1].content
+    finally:
+        await other_db.close()

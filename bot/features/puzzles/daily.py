@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -22,7 +23,6 @@ import discord
 from bot.features.common.components import view_of
 from bot.features.common.drawing import draw
 from bot.features.common.places import Place, Places
-from bot.features.common.services import Services
 from bot.features.puzzles import texts
 from bot.features.puzzles.components import SolveButton
 from bot.features.puzzles.puzzles import NO_MENTIONS, puzzle_png, seat_names
@@ -39,8 +39,9 @@ MAX_PER_SWEEP = 20  # posts per sweep at most: a sweep stays short; the rest com
 
 
 class DailyPuzzles:
-    def __init__(self, services: Services, service: PuzzleService, places: Places) -> None:
-        self.owns_guild = services.owns_guild
+    def __init__(self, owns_guild: Callable[[int], bool], service: PuzzleService,
+                 places: Places) -> None:
+        self.owns_guild = owns_guild
         self.service, self.places = service, places
         self._done: dict[int, str] = {}  # guild -> the local day known to be dealt with
 

@@ -29,7 +29,6 @@ REFUSALS: dict[str, str] = {
     "not_yours": N_("This puzzle is someone else's. Use {/puzzle play} for one of your own."),
     "answered": N_("This puzzle has been answered already: one answer per puzzle."),
     "gone": N_("Sorry, this puzzle is no longer available. Use {/puzzle play} for another."),
-    "busy": N_("Sorry, I'm drawing a lot of pictures right now. Please try again in a minute."),
 }
 
 # The reason an answer is right or wrong, by the puzzle's unit (engines/ai/puzzles).
@@ -127,8 +126,7 @@ def rating_text(locale: object, before: tuple[float, float] | None,
 
 
 def streak_text(locale: object, streak: int, best: int) -> str:
-    return tn(locale, "Streak: {streak} (best {best})", "Streak: {streak} (best {best})",
-              streak, streak=streak, best=best)
+    return t(locale, "Streak: {streak} (best {best})", streak=streak, best=best)
 
 
 def answer_text(locale: object, row: PuzzleRow, answer: str, correct: bool, rated: bool,
