@@ -100,13 +100,15 @@ def app_commands_list() -> list[object]:
     from bot.features.history.cog import HistoryCog
     from bot.features.info.cog import InfoCog
     from bot.features.lobby.cog import LobbyCog, play_group
+    from bot.features.puzzles.cog import puzzle_group
     from bot.features.review.cog import ReviewCog
     from bot.features.settings.cog import SettingsCog
     from bot.features.table.cog import TableCog
     from bot.features.takeback.cog import TakeBackCog
     from bot.features.tournaments.cog import tournament_group
 
-    commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
+    commands: list[object] = [play_group(None), tournament_group(None),  # type: ignore[arg-type]
+                              puzzle_group(None)]  # type: ignore[arg-type]
     for cog in (LobbyCog, TableCog, GuideCog, InfoCog, HistoryCog, SettingsCog, ReviewCog,
                 TakeBackCog):
         commands.extend(cog.__cog_app_commands__)

@@ -261,3 +261,17 @@ async def test_the_daily_puzzle_is_posted_once_by_two_processes(world: World) ->
         assert "Yesterday's puzzle: Solved by 1 member" in daily[1].content
     finally:
         await other_db.close()
+
+
+async def test_a_puzzle_in_japanese(world: World, user_locales: dict[int, str]) -> None:
+    puzzles = await add_puzzles(world, 1)
+    aki = world.member("aki")
+    user_locales[aki.id] = "ja"
+    shown = shown_puzzle(await aki.slash(world.channel, "puzzle play"))
+    assert "パズル・セネト" in text_of(shown) and "卓12（Aki 対 Bo）より" in text_of(shown)
+    custom_id, _ = choice_for(shown, puzzles, right=False)
+    answered = await aki.click(shown, custom_id=custom_id)
+    text = text_of(answered.response or shown)
+    assert "惜しい" in text and "勝率" in text and "連続正解：0（最高0）" in text
+    stats = await aki.slash(world.channel, "puzzle stats")
+    assert "1問中0問正解" in stats.response.embeds[0].fields[0].value
