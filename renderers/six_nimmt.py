@@ -780,7 +780,7 @@ __all__ = [
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: tables, reveals, hands and the end, for four
     option sets."""
-    from renderers.gallery import game_over, has, play, review_cases
+    from renderers.gallery import game_over, has, play, puzzle_cases, review_cases
 
     configs: list[tuple[str, int, dict[str, Any]]] = [
         ("standard5", 5, {}),
@@ -823,3 +823,4 @@ def gallery_samples() -> Iterator[Case]:
         for label, draw in game_over("six_nimmt", n, opts, seed):
             yield f"{name}_{label}", draw
     yield from review_cases("six_nimmt", 4, {"rounds": 1}, 200)
+    yield from puzzle_cases("six_nimmt", 4, {"rounds": 1})
