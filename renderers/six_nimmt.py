@@ -561,7 +561,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     picked = view["picked"][seat]
     pick = picked if isinstance(picked, int) and not isinstance(picked, bool) else None
     width = 1040
-    scale = 0.75  # the rows' card numbers no smaller than the picture's smallest text
+    scale = 0.82  # the rows' card numbers ("104" too) no smaller than the smallest text
     rows_w = _rows_width(view, scale)
     rows_h = 4 * ROW_H * scale + 36 * scale
     cards = sorted(hand)
