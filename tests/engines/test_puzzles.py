@@ -12,6 +12,7 @@ from engines import CHANCE, get_engine
 from engines.ai import choose_move
 from engines.ai.puzzles import (
     MAX_PER_GAME,
+    MIN_CHOICES,
     check,
     has_puzzles,
     mine,
@@ -120,7 +121,7 @@ def _senet_blunder(seed: int) -> tuple[list[tuple[int, str]], int, dict[str, flo
             move = eng.sample_chance(state, rng)
         else:
             legal = sorted(eng.legal_moves(state, actor))
-            if len(legal) > 1:
+            if len(legal) >= MIN_CHOICES:
                 chance = senet_puzzles.chances(eng.view(state, actor), actor, legal)
                 worst = min(legal, key=chance.__getitem__)
                 if max(chance.values()) - chance[worst] >= 0.15:

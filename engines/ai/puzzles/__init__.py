@@ -12,7 +12,8 @@ seeing only what that seat saw (`eng.view(state, seat)`). A puzzle is plain JSON
      "bullheads"), "values" (each legal move's value, higher is better), "line" (Varanasi: a
      winning line from the best move; else []), "difficulty" (an openskill mu estimate)}
 
-The same view gives the same key, so duplicates merge: `mine` returns unique keys, the
+A decision with fewer than MIN_CHOICES legal moves is no puzzle. The same view gives the
+same key, so duplicates merge: `mine` returns unique keys, the
 biggest mistakes first, at most MAX_PER_GAME. Every random choice is seeded from the key (so
 from the seat's view alone) and the seed, and every search is bounded by counts, never the
 clock: a log and a seed fix the puzzles.
@@ -40,6 +41,7 @@ from engines.base import Options, Record
 from engines.registry import part
 
 MAX_PER_GAME = 4
+MIN_CHOICES = 3  # legal moves at least: with two, a puzzle is a coin's toss
 DIFFICULTY_SEEDS = 2  # plays per computer level
 DIFFICULTY_BUDGET = 0.25  # seconds of hard's budget (a count: engines/ai)
 MU_NONE, MU_STEP = 35.0, 5.0
@@ -82,7 +84,7 @@ def mine(game: str, options: Options, players: int, log: Log, seed: int = 0) -> 
     for index, (actor, move) in enumerate(log):
         if actor != CHANCE:
             legal = eng.legal_moves(state, actor)
-            if len(legal) > 1 and move in legal:
+            if len(legal) >= MIN_CHOICES and move in legal:
                 view = eng.view(state, actor)
                 key = puzzle_key(view, actor)
                 if key not in found and (key, move) not in judged:

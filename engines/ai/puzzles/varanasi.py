@@ -10,7 +10,8 @@ plies and the count of LINE_NODES prove: the opponent's longest resistance (the 
 leaves the fewest winning moves, then the most discs) and a winning answer, in turn.
 
 One search serves the whole log, so positions proven at one decision stay known at the next;
-each decision adds NODES to its count, and one whose proof does not finish makes no puzzle.
+each decision adds NODES to its count (LOG_NODES in all for one log), and one whose proof
+does not finish makes no puzzle.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ import random
 from engines.ai import varanasi as va
 from engines.ai.puzzles.base import PuzzleMaker, Verdict
 from engines.base import View
-from engines.varanasi_grundy import HEIGHT, OutOfBudget, Solver, WinLossSolver
+from engines.varanasi_grundy import HEIGHT, NATIVE, OutOfBudget, Solver, WinLossSolver
 
 NODES = 300_000  # positions per decision for the proof
+# Positions for one log's proofs and lines: about 2 s of the compiled search (2.5 s in Python,
+# where a tenth as many are searched); the first decisions first.
+LOG_NODES = 3_000_000 if NATIVE else 150_000
 LINE_NODES = 50_000  # positions for the line after it
 LINE_PLIES = 5
 
@@ -33,6 +37,9 @@ class Finder:
     def __init__(self) -> None:
         self.solvers: dict[tuple[bool, bool], WinLossSolver] = {}
 
+    def _left(self) -> int:
+        return LOG_NODES - sum(s.nodes for s in self.solvers.values())
+
     def __call__(self, view: View, seat: int, legal: list[str], played: str,
                  rng: random.Random) -> Verdict | None:
         rules, pos, _, _ = va._read(view)
@@ -40,7 +47,7 @@ class Finder:
             return None  # 3 or 4 players on their own: no exact answer
         solver = self.solvers.setdefault((rules.before, rules.misere),
                                          Solver(rules.before, rules.misere, 0))
-        solver.limit = solver.nodes + NODES
+        solver.limit = solver.nodes + min(NODES, self._left())
         try:
             if _wins(rules, solver, pos, va.parse_move(played)):
                 return None
@@ -51,7 +58,7 @@ class Finder:
             return None
         best = va.move_str(next(m for m in va._order_for_win(
             rules, pos, [va.parse_move(m) for m in legal]) if va.move_str(m) in winning))
-        solver.limit = solver.nodes + LINE_NODES
+        solver.limit = solver.nodes + max(0, min(LINE_NODES, self._left()))
         line = _line(rules, solver, pos, best)
         values = {m: float(m in winning) for m in legal}
         # A rarer winning move is a harder find: it ranks first.
