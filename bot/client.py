@@ -37,6 +37,12 @@ from bot.features.lobby.components import (
 from bot.features.lobby.endings import Endings
 from bot.features.lobby.lobbies import LobbyKeeper, LobbyReplacer, ReplaceLobby
 from bot.features.lobby.opening import LobbyActions
+from bot.features.puzzles.cog import PuzzleCog
+from bot.features.puzzles.components import PUZZLE_ITEMS, PuzzlePresses
+from bot.features.puzzles.daily import DailyPuzzles
+from bot.features.puzzles.mining import Miner
+from bot.features.puzzles.puzzles import PuzzleDesk
+from bot.features.puzzles.service import PuzzleService
 from bot.features.review.cog import ReviewCog
 from bot.features.review.review import MistakeButton
 from bot.features.settings.cog import SettingsCog
@@ -127,7 +133,18 @@ class TableBot(commands.Bot):
         if warm:
             log.info("worker processes started and warm: %s",
                      ", ".join(f"{lane} {count}" for lane, count in warm.items()))
+        await self.load_starter_puzzles()
         self._recovery = asyncio.create_task(self._after_ready(), name="table-recovery")
+
+    async def load_starter_puzzles(self) -> None:
+        """The shipped starter puzzles, stored once (every start checks: known ones stay)."""
+        try:
+            added = await self.puzzles.load_starter()
+        except Unavailable as err:  # the database's Health warned; the next start retries
+            log.warning("starter puzzles not loaded now (%r)", err)
+        else:
+            if added:
+                log.info("starter puzzles: %d new", added)
 
     async def assemble(self) -> None:
         """Every feature with what it needs, its slash commands (with their translations)
@@ -159,11 +176,20 @@ class TableBot(commands.Bot):
         tournaments = TournamentUI(services, self.tournaments, places, publisher, seasons,
                                    deadlines.wake)
         deadlines.add_pass(tournaments.run_pass)
+        self.puzzles = PuzzleService(self.db.puzzles, services.tables.settings,
+                                     services.tables.now)
+        miner = Miner(self.puzzles)
+        publisher.on_finished(miner.finished)
+        desk = PuzzleDesk(services, self.puzzles)
+        daily = DailyPuzzles(services.owns_guild, self.puzzles, places)
+        sweeper.add_chore(daily.post_due)
+        self.puzzle_miner, self.daily_puzzles = miner, daily
         self.seasons, self.publisher, self.table_actions = seasons, publisher, table
         self.lobby_invitations = invitations
         for kind, target in ((TablePresses, table), (Resigner, table), (LobbyPresses, lobby),
                              (LobbyReplacer, keeper), (RematchPresses, endings),
                              (TournamentPresses, tournaments), (TakeBackPresses, takebacks),
+                             (PuzzlePresses, desk),
                              (Services, services), (ServerLanguages, services.languages),
                              (Outages, outages)):
             route(self, kind, target)
@@ -171,14 +197,14 @@ class TableBot(commands.Bot):
                     GuideCog(services, self.tree), InfoCog(services, book),
                     HistoryCog(services), SettingsCog(services), ReviewCog(services),
                     TournamentCog(services, self.tree, tournaments),
-                    TakeBackCog(services, takebacks)):
+                    TakeBackCog(services, takebacks), PuzzleCog(services, self.tree, desk)):
             await self.add_cog(cog)
         self.add_dynamic_items(*TABLE_ITEMS, LobbyButton, *GUIDE_ITEMS, ConfirmResign,
                                ReplaceLobby, TournamentButton, MistakeButton, RematchButton,
-                               *TAKEBACK_ITEMS)
+                               *TAKEBACK_ITEMS, *PUZZLE_ITEMS)
         self._ready_work = (table.recover, deadlines.start, sweeper.start)
         self._stopping = [deadlines.stop, sweeper.stop, tournaments.stop, computers.stop,
-                          in_time.stop, takebacks.stop]
+                          in_time.stop, takebacks.stop, miner.stop]
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process receives the server's events (always without sharding): the

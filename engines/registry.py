@@ -12,17 +12,19 @@ a module, "package.module:NAME" for something in it), like a package's entry poi
   the game's own, `PLAYOUT_REVIEWER` (the generic judge) or `NO_REVIEW`;
 - `renderer`: the pictures, a module (or object) with `render_board`, `render_game_over` and,
   for private decisions, `render_hand` (renderers/__init__.py);
+- `puzzles`: how puzzles are mined from its finished games (an
+  `engines.ai.puzzles.PuzzleMaker`); "" (the default) for a game without puzzles;
 - `samples`: a function yielding the game's gallery pictures, its review's included
   (renderers/gallery.py; "" for the standard ones: a board, the end, a review);
 - `presentation`: how the bot words and shows it (a `bot.games.Presentation`; "" for the
   generic defaults).
 
 Paths rather than the objects themselves, so that each layer imports only its own parts:
-engines resolve `engine`, `player` and `reviewer`; renderers `renderer` and `samples`; the bot
-`presentation` (this module names the other layers' modules but never imports them). A part
-is imported on first use, so a missing or broken module breaks its own part only. And a spec
-is plain data that pickles: the worker processes get the registered specs with their jobs
-(bot/workers.py) and find the same parts.
+engines resolve `engine`, `player`, `reviewer` and `puzzles`; renderers `renderer` and
+`samples`; the bot `presentation` (this module names the other layers' modules but never
+imports them). A part is imported on first use, so a missing or broken module breaks its own
+part only. And a spec is plain data that pickles: the worker processes get the registered
+specs with their jobs (bot/workers.py) and find the same parts.
 
 `BUILTIN` below is the one list of the built-in games. Another game joins with one call,
 `register(spec)` (the bot's `bot.games.register`, which first checks that every part imports);
@@ -42,6 +44,7 @@ PLAYOUT_PLAYER = "engines.ai.generic:PLAYOUTS"
 RANDOM_PLAYER = "engines.ai.generic:RANDOM"
 PLAYOUT_REVIEWER = "engines.ai.review:PLAYOUTS"
 NO_REVIEW = ""
+NO_PUZZLES = ""
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class GameSpec:
     renderer: str
     samples: str = ""
     presentation: str = ""
+    puzzles: str = ""  # NO_PUZZLES: the game's finished games give no puzzles
 
     def __post_init__(self) -> None:
         if not self.id.isidentifier():
@@ -80,6 +84,7 @@ BUILTIN = tuple(
         renderer=f"renderers.{game}",
         samples=f"renderers.{game}:gallery_samples",
         presentation=f"bot.games.{game}:PRESENTATION",
+        puzzles=f"engines.ai.puzzles.{game}:MAKER",
     )
     for game in ("varanasi", "six_nimmt", "senet", "cows_leopards")
 )

@@ -557,9 +557,10 @@ def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
 
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: both boards, early, later and the end."""
-    from renderers.gallery import review_cases, standard_samples
+    from renderers.gallery import puzzle_cases, review_cases, standard_samples
 
     for board in ("A", "B"):
         yield from standard_samples("cows_leopards", 2, {"board": board}, 5, (10, 40),
                                     prefix=f"board{board}_")
     yield from review_cases("cows_leopards", 2, None, 40)
+    yield from puzzle_cases("cows_leopards", 2)

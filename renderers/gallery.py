@@ -25,8 +25,10 @@ from PIL import Image
 
 import renderers
 from engines import CHANCE, get_engine
+from engines.ai.puzzles import has_puzzles, mine, starter
 from engines.ai.review import review, reviewable
 from engines.registry import part
+from renderers import puzzle as puzzle_pictures
 from renderers import review as review_pictures
 from renderers import theme
 
@@ -115,6 +117,7 @@ def game_samples(game_id: str) -> Iterator[Case]:
     eng = get_engine(game_id)
     yield from standard_samples(game_id, eng.min_players)
     yield from review_cases(game_id, eng.min_players)
+    yield from puzzle_cases(game_id, eng.min_players)
 
 
 def tournament() -> Iterator[Case]:
@@ -159,6 +162,23 @@ def review_cases(game_id: str, players: int, options: dict[str, Any] | None = No
     if worst is not None:
         yield "review_mistake", partial(review_pictures.render_mistake, game_id, options or {},
                                         players, log, worst[2], worst[1])
+
+
+def puzzle_cases(game_id: str, players: int, options: dict[str, Any] | None = None,
+                 moves: int = 200) -> Iterator[Case]:
+    """A puzzle of the game (the first of its starter set, else one mined from a seeded
+    game of random moves) and its answers, wrong and right; none for a game without
+    puzzles."""
+    if not has_puzzles(game_id):
+        return
+    puzzles = starter(game_id) or mine(game_id, options or {}, players,
+                                       random_log(game_id, players, options, moves))
+    if not puzzles:
+        return
+    puzzle = puzzles[0]
+    yield "puzzle", partial(puzzle_pictures.render_puzzle, puzzle)
+    yield "puzzle_wrong", partial(puzzle_pictures.render_answer, puzzle, puzzle["played"])
+    yield "puzzle_right", partial(puzzle_pictures.render_answer, puzzle, puzzle["best"])
 
 
 def cases(games: list[str] | None = None) -> Iterator[Case]:

@@ -460,7 +460,7 @@ __all__ = ["alt_text", "alt_text_game_over", "centre", "render_board", "render_g
 
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: each kind of move, the water, the end."""
-    from renderers.gallery import Stop, game_over, has, play, review_cases
+    from renderers.gallery import Stop, game_over, has, play, puzzle_cases, review_cases
 
     moments: list[tuple[str, Stop]] = [
         ("start_throw", lambda s, v, e: has(e, "throw")),
@@ -482,6 +482,7 @@ def gallery_samples() -> Iterator[Case]:
                 break
     yield from game_over("senet", 2, None, 3)
     yield from review_cases("senet", 2, None, 160)
+    yield from puzzle_cases("senet", 2)
 
 
 # --- alt text -------------------------------------------------------------------------------

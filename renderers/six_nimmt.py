@@ -561,7 +561,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     picked = view["picked"][seat]
     pick = picked if isinstance(picked, int) and not isinstance(picked, bool) else None
     width = 1040
-    scale = 0.75  # the rows' card numbers no smaller than the picture's smallest text
+    scale = 0.82  # the rows' card numbers ("104" too) no smaller than the smallest text
     rows_w = _rows_width(view, scale)
     rows_h = 4 * ROW_H * scale + 36 * scale
     cards = sorted(hand)
@@ -780,7 +780,7 @@ __all__ = [
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: tables, reveals, hands and the end, for four
     option sets."""
-    from renderers.gallery import game_over, has, play, review_cases
+    from renderers.gallery import game_over, has, play, puzzle_cases, review_cases
 
     configs: list[tuple[str, int, dict[str, Any]]] = [
         ("standard5", 5, {}),
@@ -823,3 +823,4 @@ def gallery_samples() -> Iterator[Case]:
         for label, draw in game_over("six_nimmt", n, opts, seed):
             yield f"{name}_{label}", draw
     yield from review_cases("six_nimmt", 4, {"rounds": 1}, 200)
+    yield from puzzle_cases("six_nimmt", 4, {"rounds": 1})

@@ -706,8 +706,9 @@ def alt_text_game_over(view: dict[str, Any], outcome: dict[str, Any],
 
 def gallery_samples() -> Iterator[Case]:
     """Sample pictures for renderers.gallery: 2 and 4 players, mid-game and the end."""
-    from renderers.gallery import review_cases, standard_samples
+    from renderers.gallery import puzzle_cases, review_cases, standard_samples
 
     for n in (2, 4):
         yield from standard_samples("varanasi", n, None, 11 + n, (9,), prefix=f"p{n}_")
     yield from review_cases("varanasi", 2, {"sets": 1}, 200)
+    yield from puzzle_cases("varanasi", 2)

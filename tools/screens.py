@@ -11,7 +11,8 @@ OUT/index.md lists the pictures with what each scene showed (messages in the pla
 that can still be pressed, stray mentions, words left in English in Japanese).
 
 Scenes are named steps, one async function each (SCENES below): lobby, first-board,
-private-pick, pick-privately, mid-game, old-button, take-back, end, parent, rematch. A scene may be
+private-pick, pick-privately, mid-game, old-button, take-back, end, parent, puzzle,
+puzzle-answer, rematch. A scene may be
 skipped with a reason (a game without private picks; take-back and rematch until the bot
 has them: they look for a command or button by name, so they start working once the bot
 offers one).
@@ -189,6 +190,7 @@ class Stage:
         self.seen_counts: dict[int, int] = {}
         self.errors: list[logging.LogRecord] = []
         self.mid_counts: tuple[int, int] | None = None  # (messages, ply) at the first board
+        self.puzzle: Any = None  # the /puzzle play reply, answered by the next scene
 
     # the world
     @contextlib.asynccontextmanager
@@ -646,6 +648,33 @@ async def rematch(stage: Stage) -> Shot:
     return Shot(where, host, newest)
 
 
+async def puzzle(stage: Stage) -> Shot:
+    """After the end: /puzzle play for this game (the finished game is mined in the
+    background; a refusal is shown when it made no puzzle)."""
+    await stage.bot.puzzle_miner.idle()
+    aki = stage.members["aki"]
+    result = await aki.slash(stage.channel, "puzzle play", game=stage.script.game)
+    await stage.env.settle()
+    expect(result.response is not None and result.ephemeral, "a private puzzle or refusal")
+    stage.puzzle = result.response
+    return Shot(stage.channel, aki, result.response)
+
+
+async def puzzle_answer(stage: Stage) -> Shot:
+    """One press answers the puzzle: right or wrong, the reason, the rating, Next puzzle."""
+    shown = stage.puzzle
+    choices = [i for i in custom_ids(shown) if i.startswith("pz:a:") or i.startswith("pz:s:")]
+    if not choices:
+        raise Skip("no puzzle came from this game")
+    aki = stage.members["aki"]
+    if choices[0].startswith("pz:s:"):
+        await aki.select(shown, [select_values(shown)[choices[0]][0]], custom_id=choices[0])
+    else:
+        await aki.click(shown, custom_id=choices[0])
+    await stage.env.settle()
+    return Shot(stage.channel, aki, shown)
+
+
 HOOKS = {"take-back", "rematch"}  # scenes written before the bot had the feature
 SCENES: list[tuple[str, Scene]] = [
     ("lobby", lobby),
@@ -657,6 +686,8 @@ SCENES: list[tuple[str, Scene]] = [
     ("take-back", take_back),
     ("end", end),
     ("parent", parent),
+    ("puzzle", puzzle),
+    ("puzzle-answer", puzzle_answer),
     ("rematch", rematch),
 ]
 

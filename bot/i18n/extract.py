@@ -37,6 +37,7 @@ from bot.features.guide.cog import GuideCog
 from bot.features.history.cog import HistoryCog
 from bot.features.info.cog import InfoCog
 from bot.features.lobby.cog import LobbyCog, play_group
+from bot.features.puzzles.cog import puzzle_group
 from bot.features.review.cog import ReviewCog
 from bot.features.settings.cog import SettingsCog
 from bot.features.table.cog import TableCog
@@ -105,7 +106,8 @@ def source_messages() -> list[Message]:
 
 def app_commands_list() -> list[object]:
     """The bot's slash commands (built without a running bot)."""
-    commands: list[object] = [play_group(None), tournament_group(None)]  # type: ignore[arg-type]
+    commands: list[object] = [play_group(None), tournament_group(None),  # type: ignore[arg-type]
+                              puzzle_group(None)]  # type: ignore[arg-type]
     for cog in (LobbyCog, TableCog, GuideCog, InfoCog, HistoryCog, SettingsCog, ReviewCog,
                 TakeBackCog):
         commands.extend(cog.__cog_app_commands__)

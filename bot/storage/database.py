@@ -6,6 +6,7 @@
     db.settings      # SettingsRepository: /settings of each guild, season markers
     db.tournaments   # TournamentRepository: tournaments, seasons' standings
     db.history       # HistoryRepository: finished tables for /history
+    db.puzzles       # PuzzleRepository: puzzles, puzzle ratings, attempts, daily posts
     await db.close()
 
 Every repository runs its units of work on the one driver; each unit is one transaction, so
@@ -20,6 +21,7 @@ from bot.storage.base import rows_of
 from bot.storage.driver import Driver
 from bot.storage.history import HistoryRepository
 from bot.storage.lobbies import LobbyRepository
+from bot.storage.puzzles import PuzzleRepository
 from bot.storage.results import ResultRepository
 from bot.storage.settings import SettingsRepository
 from bot.storage.tables import TableRepository
@@ -41,6 +43,7 @@ class Database:
         self.tournaments = TournamentRepository(driver, health)
         self.history = HistoryRepository(driver, health)
         self.lobbies = LobbyRepository(driver, health)
+        self.puzzles = PuzzleRepository(driver, health)
 
     @property
     def dialect(self) -> str:

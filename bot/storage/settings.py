@@ -15,7 +15,7 @@ from bot.storage.driver import Execute, Row, Unit, from_row
 SETTINGS = (
     "deadline_seconds", "absence_rule", "max_misses", "channel_policy", "language",
     "cancel_role_id", "max_tables", "lobby_minutes", "organiser_role_id", "season",
-    "season_channel_id", "result_lines",
+    "season_channel_id", "result_lines", "puzzle_channel_id", "time_zone",
 )
 
 
@@ -38,6 +38,15 @@ def _put_settings(guild_id: int, values: Mapping[str, object], at: datetime) -> 
         " updated_at = excluded.updated_at",
         (guild_id, *(values[n] for n in SETTINGS), at),
     ))
+
+
+@dataclass(frozen=True)
+class PuzzleChannel:
+    """A guild with a daily puzzle: where it is posted and the time zone of its days."""
+
+    guild_id: int
+    puzzle_channel_id: int
+    time_zone: str
 
 
 class SettingsRepository(Aggregate):
@@ -75,3 +84,12 @@ class SettingsRepository(Aggregate):
         return await self._execute(
             "UPDATE guild_settings SET season_posted = ? WHERE guild_id = ? AND"
             " season_posted = ?", (marker, guild_id, before)) == 1
+
+    # -- daily puzzles ---------------------------------------------------------------------
+
+    async def puzzle_guilds(self) -> list[PuzzleChannel]:
+        """Guilds with a daily puzzle channel."""
+        rows = await self._rows(
+            "SELECT guild_id, puzzle_channel_id, time_zone FROM guild_settings"
+            " WHERE puzzle_channel_id IS NOT NULL ORDER BY guild_id")
+        return [from_row(PuzzleChannel, row) for row in rows]

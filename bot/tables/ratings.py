@@ -32,3 +32,10 @@ def rate(before: Sequence[Rating | None], ranks: Sequence[int]) -> list[Rating]:
 
 def ordinal(mu: float, sigma: float) -> float:
     return _MODEL.rating(mu, sigma).ordinal()
+
+
+def rate_answer(member: Rating | None, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
+    """A puzzle answered as a 1-v-1 game of the member against the puzzle (solved: the
+    member wins): (the member's rating, the puzzle's) after it."""
+    mine, its = rate([member, puzzle], [1, 2] if solved else [2, 1])
+    return mine, its

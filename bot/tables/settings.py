@@ -13,8 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import TypedDict, Unpack
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.storage import SettingsRepository
+from bot.storage.settings import PuzzleChannel
 from bot.tables.errors import TableError
 
 # Deadline presets, in seconds: 1, 5 and 15 minutes, 1, 6 and 12 hours, 1 and 2 days.
@@ -45,11 +47,29 @@ class GuildSettings:
     season: str = "none"  # the leaderboard's seasons: none, month or quarter
     season_channel_id: int | None = None  # where a season's end is posted
     result_lines: bool = True  # a game played in a thread posts its result in the channel
+    puzzle_channel_id: int | None = None  # where the daily puzzle is posted (None: none)
+    time_zone: str = "UTC"  # an IANA name: the server's days start at its midnight
 
     def may_cancel(self, role_ids: list[int] | set[int], can_manage: bool = False) -> bool:
         """Whether a member (not the host) may cancel tables: Manage Messages, or the
         server's cancel role. Pass the result to `cancel(..., can_manage=...)`."""
         return can_manage or (self.cancel_role_id is not None and self.cancel_role_id in role_ids)
+
+
+def is_time_zone(name: object) -> bool:
+    """Whether `name` is an IANA time zone this machine knows (tzdata)."""
+    if not isinstance(name, str) or not name or name != name.strip() or ".." in name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def zone_named(name: str) -> ZoneInfo:
+    """A server's time zone by its stored name (UTC if the name is no longer known)."""
+    return ZoneInfo(name if is_time_zone(name) else "UTC")
 
 
 SETTING_NAMES = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
@@ -71,6 +91,8 @@ class SettingChanges(TypedDict, total=False):
     season: str
     season_channel_id: int | None
     result_lines: bool
+    puzzle_channel_id: int | None
+    time_zone: str
 
 
 def check_setting(name: str, value: object) -> None:
@@ -98,12 +120,16 @@ def check_setting(name: str, value: object) -> None:
         allowed = MAX_TABLES if name == "max_tables" else LOBBY_MINUTES
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
             raise bad(f"{name} must be from {allowed[0]} to {allowed[-1]}")
-    elif name in ("cancel_role_id", "organiser_role_id", "season_channel_id"):
+    elif name in ("cancel_role_id", "organiser_role_id", "season_channel_id",
+                  "puzzle_channel_id"):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise bad("the role or channel must be an id or none")
     elif name == "result_lines":
         if value not in (True, False):  # 0 and 1 as stored are accepted too
             raise bad("result lines are on or off")
+    elif name == "time_zone":
+        if not is_time_zone(value):
+            raise bad("the time zone must be a name such as Asia/Tokyo or Europe/London")
     elif name == "season":
         if value not in SEASONS:
             raise bad(f"the season must be one of {', '.join(SEASONS)}")
@@ -138,6 +164,10 @@ class ServerSettings:
         values["result_lines"] = int(settings.result_lines)  # stored as 0 or 1
         await self._repo.put_guild_settings(guild_id, values, self.now())
         return settings
+
+    async def puzzle_channels(self) -> list[PuzzleChannel]:
+        """The servers with a daily puzzle: where it goes and their time zone."""
+        return await self._repo.puzzle_guilds()
 
     @staticmethod
     def table_rules(

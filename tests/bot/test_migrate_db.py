@@ -15,9 +15,12 @@ import pytest
 
 from bot.__main__ import main
 from bot.storage import Database, open_database
+from bot.storage.puzzles import NewPuzzle
 from bot.tables import TableService
 from bot.tables.invitations import Invitations
+from bot.tables.ratings import rate_answer
 from bot.tournaments.service import TournamentService
+from tests.helpers.puzzles import senet_puzzle
 
 GUILD, HOST = 1, 10**17 + 5  # snowflake-sized ids
 
@@ -45,8 +48,22 @@ async def build_database(path: Path) -> None:
         await Invitations(service, db.lobbies).invite(lobby.id, HOST,
                                                       [(HOST + 3, "Invited", None)])
         await add_tournament(db, service)
+        await add_puzzles(db, service)
     finally:
         await db.close()
+
+
+async def add_puzzles(db: Database, service: TableService) -> None:
+    """A puzzle answered from a daily post, so every puzzle table has a row."""
+    puzzle = senet_puzzle()
+    now = service.now()
+    await db.puzzles.add(GUILD, [NewPuzzle(puzzle, 25.0, 8.3, 1, [(HOST, "Host")], 5)], now)
+    row = await db.puzzles.daily_candidate(GUILD, ["senet"])
+    assert row is not None
+    await db.puzzles.claim_daily(GUILD, "2025-01-01", row.id, 15, now)
+    await db.puzzles.daily_posted(GUILD, "2025-01-01", 1500, now)
+    attempt = await db.puzzles.open_attempt(row.id, GUILD, HOST, now, "2025-01-01")
+    await db.puzzles.answer(attempt.id, puzzle["best"], True, rate_answer, now)
 
 
 async def add_tournament(db: Database, service: TableService) -> None:
@@ -85,7 +102,7 @@ def comparable(row: dict) -> tuple:
     out = []
     for key in sorted(row):
         value = row[key]
-        if key.endswith("_at") and isinstance(value, str):
+        if key.endswith(("_at", "_until")) and isinstance(value, str):
             value = datetime.fromisoformat(value)
         out.append((key, value))
     return tuple(out)

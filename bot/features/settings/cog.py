@@ -22,6 +22,10 @@ DEFAULTS_HELP = {
     "season": N_("Leaderboard seasons; the season's end is posted in this channel"),
     "result_lines": N_("When a game played in a thread ends, post its result in the channel "
                        "(default on)"),
+    "puzzle_channel": N_("Post a daily puzzle in this channel"),
+    "clear_puzzle_channel": N_("Stop the daily puzzle"),
+    "time_zone": N_("The server's time zone, such as Asia/Tokyo: the daily puzzle comes after "
+                    "its midnight (default UTC)"),
 }
 ROLE_HELP = {
     "cancel_role": N_("A role whose members may cancel any table"),
@@ -54,6 +58,9 @@ class SettingsCog(FeatureCog):
         clear_organiser_role: bool | None = None,
         season: str | None = None,
         result_lines: bool | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        clear_puzzle_channel: bool | None = None,
+        time_zone: str | None = None,
     ) -> None:
         changes: SettingChanges = {}
         if deadline is not None:
@@ -74,12 +81,21 @@ class SettingsCog(FeatureCog):
             changes["season"] = season
         if result_lines is not None:
             changes["result_lines"] = result_lines
+        if time_zone is not None:
+            changes["time_zone"] = time_zone.strip()
         if cancel_role is not None or clear_cancel_role:
             changes["cancel_role_id"] = cancel_role.id if cancel_role is not None else None
         if organiser_role is not None or clear_organiser_role:
             changes["organiser_role_id"] = (organiser_role.id if organiser_role is not None
                                             else None)
+        if puzzle_channel is not None or clear_puzzle_channel:
+            changes["puzzle_channel_id"] = (puzzle_channel.id if puzzle_channel is not None
+                                            else None)
         if season is not None:  # the season's end is posted where it was chosen
             changes["season_channel_id"] = interaction.channel_id
         await ui.settings_command(self.services, interaction, changes)
 
+    @settings.autocomplete("time_zone")
+    async def time_zone_autocomplete(self, interaction: discord.Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=zone, value=zone) for zone in ui.zone_choices(current)]

@@ -3,6 +3,9 @@ tables are played, language, who may cancel tables). Labels shared with /play an
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -43,6 +46,33 @@ POLICY_CHOICES = [app_commands.Choice(name=locale_str(label), value=policy)
 LANGUAGE_CHOICE_NAMES: dict[str, str] = {"en": "English", "ja": "日本語 (Japanese)"}
 LANGUAGE_CHOICES = [app_commands.Choice(name=locale_str(LANGUAGE_CHOICE_NAMES[lang]), value=lang)
                     for lang in LANGUAGES]
+
+# Offered first by /settings time_zone's autocomplete (any IANA name is accepted).
+COMMON_ZONES: tuple[str, ...] = (
+    "UTC", "Asia/Tokyo", "Asia/Seoul", "Asia/Shanghai", "Asia/Singapore", "Asia/Kolkata",
+    "Australia/Sydney", "Pacific/Auckland", "Europe/London", "Europe/Paris", "Europe/Berlin",
+    "Europe/Moscow", "Africa/Cairo", "Africa/Johannesburg", "America/Sao_Paulo",
+    "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+    "America/Anchorage", "Pacific/Honolulu",
+)
+
+
+def zone_choices(current: str, limit: int = 25) -> list[str]:
+    """Time zones for the autocomplete: the common ones, or those whose name holds what was
+    typed (common ones first)."""
+    needle = current.strip().lower().replace(" ", "_")
+    if not needle:
+        return list(COMMON_ZONES[:limit])
+    known = sorted(available_zones())
+    found = [z for z in COMMON_ZONES if needle in z.lower()]
+    found += [z for z in known if needle in z.lower() and z not in found]
+    return found[:limit]
+
+
+@functools.cache
+def available_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
 
 BAD_SETTING = N_("Sorry, that setting can't be used: {reason}")
 
@@ -106,6 +136,10 @@ def settings_embed(settings: GuildSettings, locale: object, language: str) -> di
         (t(locale, "Results of games in threads"),
          t(locale, "posted in the channel") if settings.result_lines
          else t(locale, "only in the thread and on the lobby")),
+        (t(locale, "Daily puzzle"),
+         f"<#{settings.puzzle_channel_id}>" if settings.puzzle_channel_id is not None
+         else t(locale, "off")),
+        (t(locale, "Time zone"), settings.time_zone),
     ]
     for name, value in rows:
         embed.add_field(name=name, value=value, inline=False)
