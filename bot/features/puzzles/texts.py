@@ -15,7 +15,7 @@ from bot.features.table.labels import Labels, describe
 from bot.i18n import N_, t, tn
 from bot.storage.puzzles import DailySolvers, PuzzlePlayer, PuzzleRow
 from bot.tables.ratings import ordinal
-from engines.ai.puzzles import position
+from engines.ai.puzzles import decided, position
 from engines.base import Record
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,11 @@ def question_text(locale: object, row: PuzzleRow, labels: Labels) -> str:
     return "\n".join(lines)
 
 
-def _value(unit: str, value: float) -> str:
+def _value(locale: object, puzzle: Record, move: str) -> str:
+    unit, value = str(puzzle["unit"]), float(puzzle["values"].get(move, 0.0))
+    outcome = decided(puzzle, move)
+    if outcome:
+        return t(locale, "wins") if outcome > 0 else t(locale, "loses")
     if unit == "chance":
         return format(round(value * 100), "d")
     if unit == "bullheads":
@@ -111,10 +115,9 @@ def reason_line(locale: object, puzzle: Record, answer: str, correct: bool,
         if not line:
             return t(locale, "**{best}** wins.", best=labels[puzzle["best"]])
         return t(locale, "The winning line: {line}", line=" → ".join(line[:12]))
-    values = puzzle["values"]
     return t(locale, REASONS[unit], first=labels[answer],
-             first_value=_value(unit, float(values.get(answer, 0.0))), second=labels[other],
-             second_value=_value(unit, float(values.get(other, 0.0))))
+             first_value=_value(locale, puzzle, answer), second=labels[other],
+             second_value=_value(locale, puzzle, other))
 
 
 def rating_text(locale: object, before: tuple[float, float] | None,

@@ -64,6 +64,16 @@ def has_puzzles(game: str) -> bool:
         return False
 
 
+def decided(puzzle: Record, move: str) -> int:
+    """1 if the judge found `move` wins the game outright, -1 if it loses it, else 0 (its value
+    is an amount in the puzzle's unit)."""
+    making = maker(puzzle["game"])
+    value = float(puzzle["values"].get(move, 0.0))
+    if making is None or abs(value) < making.decisive:
+        return 0
+    return 1 if value > 0 else -1
+
+
 def check(puzzle: Record, answer: str) -> bool:
     """Whether `answer` is counted correct."""
     return answer in puzzle["accepted"]
@@ -154,5 +164,5 @@ def starter(game: str) -> list[Record]:
     return [json.loads(p) for p in _shipped(game)]
 
 
-__all__ = ["MAX_PER_GAME", "PuzzleMaker", "Verdict", "check", "difficulty", "has_puzzles",
-           "maker", "mine", "position", "puzzle_key", "starter"]
+__all__ = ["MAX_PER_GAME", "PuzzleMaker", "Verdict", "check", "decided", "difficulty",
+           "has_puzzles", "maker", "mine", "position", "puzzle_key", "starter"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,10 +41,12 @@ Finder = Callable[[View, int, list[str], str, random.Random], Verdict | None]
 class PuzzleMaker:
     """One game's puzzles: `new_finder()` makes the finder of one game's log (it may keep what
     it learnt from one decision for the next, as the Varanasi solver does), `unit` names the
-    values' unit ("win", "cows", "chance", "bullheads")."""
+    values' unit ("win", "cows", "chance", "bullheads"); a value at least `decisive` from 0
+    is a won (or lost) game rather than an amount (a search's win score)."""
 
     new_finder: Callable[[], Finder]
     unit: str
+    decisive: float = math.inf
 
 
 def puzzle_key(view: View, seat: int) -> str:

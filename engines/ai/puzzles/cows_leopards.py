@@ -90,4 +90,5 @@ def _too_many(values: dict[str, float], legal: list[str]) -> bool:
     return sum(v >= top - ACCEPT for v in values.values()) * ACCEPTED_SHARE > len(legal)
 
 
-MAKER = PuzzleMaker(Finder, "cows")
+# Half the search's win score, in cows: values beyond it are wins and losses (quicker first).
+MAKER = PuzzleMaker(Finder, "cows", decisive=cl.WIN / cl.CAPTURE / 2)
