@@ -16,7 +16,6 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import discord
 
@@ -25,7 +24,7 @@ from bot.features.common.drawing import draw
 from bot.features.common.places import Place, Places
 from bot.features.puzzles import texts
 from bot.features.puzzles.components import SolveButton
-from bot.features.puzzles.puzzles import NO_MENTIONS, puzzle_png, seat_names
+from bot.features.puzzles.puzzles import NO_MENTIONS, PuzzleMessage, puzzle_png, seat_names
 from bot.features.puzzles.service import PuzzleService
 from bot.i18n import picture_words, t
 from bot.storage.puzzles import DailyRow, DailySolvers, PuzzleRow
@@ -78,7 +77,9 @@ class DailyPuzzles:
         previous = await self.service.previous_daily(guild, day)
         solvers = await self.service.solvers(previous, TOP) if previous is not None else None
         try:
-            message = await channel.send(**await self._message(row, day, loc, solvers))
+            post = await self._message(row, day, loc, solvers)
+            message = await channel.send(post.content, file=post.file, view=post.view,
+                                         allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as err:
             log.info("guild %s: the daily puzzle could not be posted (%s)", guild, err)
             await self.service.release_daily(guild, day)
@@ -91,16 +92,13 @@ class DailyPuzzles:
         return True
 
     async def _message(self, row: PuzzleRow, day: str, loc: object,
-                       yesterday: DailySolvers | None) -> dict[str, Any]:
+                       yesterday: DailySolvers | None) -> PuzzleMessage:
         alt = pictures.alt_text_puzzle(row.data, picture_words(loc), seat_names(row, loc))
         png = await draw(puzzle_png, row.data, loc)
-        return {
-            "content": texts.daily_text(loc, day, row, yesterday),
-            "file": discord.File(io.BytesIO(png), filename="daily-puzzle.png",
-                                 description=alt[:1024]),
-            "view": view_of([SolveButton(day, label=t(loc, "Solve"))]),
-            "allowed_mentions": NO_MENTIONS,
-        }
+        return PuzzleMessage(
+            texts.daily_text(loc, day, row, yesterday),
+            discord.File(io.BytesIO(png), filename="daily-puzzle.png", description=alt[:1024]),
+            view_of([SolveButton(day, label=t(loc, "Solve"))]))
 
     async def _results(self, today: Place, previous: DailyRow, solvers: DailySolvers,
                        loc: object) -> None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import discord
+from discord import ui
 
 from bot.features.common.badges import COLOUR, clean_name, shown_name
 from bot.features.common.components import Item, view_of
@@ -72,23 +74,42 @@ def choice_items(shown: Shown, labels: texts.Labels, locale: object) -> list[Ite
             order[start:start + MAX_OPTIONS] for start in range(0, len(order), MAX_OPTIONS))]
 
 
-async def _picture(render: Any, name: str, alt: str, *args: object) -> discord.File:
+@dataclass(frozen=True)
+class PuzzleMessage:
+    """A puzzle or answer as sent: its text, its picture (with alt text) and its buttons."""
+
+    content: str
+    file: discord.File
+    view: ui.View
+
+    async def send(self, interaction: discord.Interaction) -> None:
+        """A new private message (a follow-up of the deferred interaction)."""
+        await interaction.followup.send(self.content, file=self.file, view=self.view,
+                                        ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    async def replace(self, interaction: discord.Interaction) -> None:
+        """The interaction's message becomes this one, picture included."""
+        await interaction.edit_original_response(content=self.content, attachments=[self.file],
+                                                 view=self.view, allowed_mentions=NO_MENTIONS)
+
+
+async def _picture(render: Callable[..., bytes], name: str, alt: str,
+                   *args: object) -> discord.File:
     png = await draw(render, *args)
     return discord.File(io.BytesIO(png), filename=name, description=alt[:1024])
 
 
-async def question_message(shown: Shown, locale: object) -> dict[str, Any]:
+async def question_message(shown: Shown, locale: object) -> PuzzleMessage:
     """The puzzle as a message: text, picture (with alt text) and the choices."""
     row = shown.puzzle
     labels = texts.labels_of(row.data, locale)
     alt = pictures.alt_text_puzzle(row.data, picture_words(locale), seat_names(row, locale))
     file = await _picture(puzzle_png, "puzzle.png", alt, row.data, locale)
-    return {"content": texts.question_text(locale, row, labels), "file": file,
-            "view": view_of(choice_items(shown, labels, locale)),
-            "allowed_mentions": NO_MENTIONS}
+    return PuzzleMessage(texts.question_text(locale, row, labels), file,
+                         view_of(choice_items(shown, labels, locale)))
 
 
-async def answer_message(result: Result, locale: object) -> dict[str, Any]:
+async def answer_message(result: Result, locale: object) -> PuzzleMessage:
     row, answered = result.shown.puzzle, result.answered
     labels = texts.labels_of(row.data, locale)
     alt = pictures.alt_text_answer(row.data, result.answer, picture_words(locale),
@@ -97,9 +118,8 @@ async def answer_message(result: Result, locale: object) -> dict[str, Any]:
     content = texts.answer_text(locale, row, result.answer, result.correct, answered.rated,
                                 answered.before, answered.after, answered.streak,
                                 answered.best_streak, labels)
-    return {"content": content, "attachments": [file],
-            "view": view_of([NextButton(row.game, label=t(locale, "Next puzzle"))]),
-            "allowed_mentions": NO_MENTIONS}
+    return PuzzleMessage(content, file,
+                         view_of([NextButton(row.game, label=t(locale, "Next puzzle"))]))
 
 
 def refusal(locale: object, code: str) -> str:
@@ -136,7 +156,7 @@ class PuzzleDesk:
             code = "no_puzzles_any" if err.code == "no_puzzles" and game is None else err.code
             await tell(interaction, refusal(loc, code))
             return
-        await interaction.followup.send(ephemeral=True, **await question_message(shown, loc))
+        await (await question_message(shown, loc)).send(interaction)
 
     async def answer(self, interaction: discord.Interaction, attempt_id: int,
                      index: int) -> None:
@@ -158,11 +178,11 @@ class PuzzleDesk:
             return
         message = await answer_message(result, loc)
         try:
-            await interaction.edit_original_response(**message)
+            await message.replace(interaction)
         except discord.HTTPException as err:  # stored all the same: say it in a new message
             log.info("puzzle attempt %s: the answer could not be shown in place (%s)",
                      attempt_id, err)
-            await interaction.followup.send(content=message["content"], ephemeral=True,
+            await interaction.followup.send(content=message.content, ephemeral=True,
                                             allowed_mentions=NO_MENTIONS)
 
     async def next_puzzle(self, interaction: discord.Interaction, game: str | None) -> None:
@@ -181,9 +201,7 @@ class PuzzleDesk:
                 await tell(interaction, refusal(loc, "no_puzzles_any" if err.code ==
                                                 "no_puzzles" else err.code))
                 return
-        message = await question_message(shown, loc)
-        file = message.pop("file")
-        await interaction.edit_original_response(attachments=[file], **message)
+        await (await question_message(shown, loc)).replace(interaction)
 
     async def solve_daily(self, interaction: discord.Interaction, day: str) -> None:
         loc = interaction.locale
@@ -204,7 +222,7 @@ class PuzzleDesk:
                            "{/puzzle play} for more puzzles."))
             await tell(interaction, text)
             return
-        await interaction.followup.send(ephemeral=True, **await question_message(shown, loc))
+        await (await question_message(shown, loc)).send(interaction)
 
     async def stats(self, interaction: discord.Interaction,
                     member: discord.Member | discord.User | None) -> None:
