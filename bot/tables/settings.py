@@ -9,10 +9,10 @@ later does not change tables already open.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
-from typing import TypedDict, Unpack
+from typing import TypedDict, Unpack, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.storage import SettingsRepository
@@ -93,6 +93,16 @@ class SettingChanges(TypedDict, total=False):
     result_lines: bool
     puzzle_channel_id: int | None
     time_zone: str
+
+
+def setting_changes(given: Mapping[str, object], cleared: Iterable[str] = ()) -> SettingChanges:
+    """The settings given by name (a None value: left as it is) and those `cleared` (set to
+    None: no role, no channel); checked when applied (`ServerSettings.update`)."""
+    changes = {k: v for k, v in given.items() if v is not None} | dict.fromkeys(cleared)
+    unknown = set(changes) - set(SETTING_NAMES)
+    if unknown:
+        raise ValueError(f"not settings: {sorted(unknown)}")
+    return cast(SettingChanges, changes)
 
 
 def check_setting(name: str, value: object) -> None:

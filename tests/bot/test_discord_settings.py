@@ -95,3 +95,18 @@ async def test_play_deadline_option(world: World) -> None:
     table_id = int(next(iter(button_ids(opened.response))).split(":")[1])
     assert (await world.table(table_id)).deadline_seconds == 86400
     assert "24 hours per move" in field(opened.response.embeds[0], "Time per move")
+
+
+async def test_a_role_and_the_puzzle_channel_are_set_then_cleared(world: World) -> None:
+    boss = admin(world)
+    referees = world.guild.create_role("Referees")
+    await boss.slash(world.channel, "settings", cancel_role=referees,
+                     puzzle_channel=world.channel, time_zone=" Asia/Tokyo ")
+    stored = await world.bot.service.settings.get(world.guild.id)
+    assert (stored.cancel_role_id, stored.puzzle_channel_id, stored.time_zone) == (
+        referees.id, world.channel.id, "Asia/Tokyo")
+    await boss.slash(world.channel, "settings", clear_cancel_role=True,
+                     clear_puzzle_channel=True)
+    stored = await world.bot.service.settings.get(world.guild.id)
+    assert (stored.cancel_role_id, stored.puzzle_channel_id, stored.time_zone) == (
+        None, None, "Asia/Tokyo")  # what was not named stays

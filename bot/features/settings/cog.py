@@ -8,7 +8,7 @@ from discord import app_commands
 from bot.features.common.commands import FeatureCog, slash
 from bot.features.settings import settings as ui
 from bot.i18n import N_
-from bot.tables import SettingChanges
+from bot.tables.settings import setting_changes
 
 # Option help: the defaults of the server's tables, then who may do what.
 DEFAULTS_HELP = {
@@ -62,37 +62,19 @@ class SettingsCog(FeatureCog):
         clear_puzzle_channel: bool | None = None,
         time_zone: str | None = None,
     ) -> None:
-        changes: SettingChanges = {}
-        if deadline is not None:
-            changes["deadline_seconds"] = deadline
-        if absence is not None:
-            changes["absence_rule"] = absence
-        if max_misses is not None:
-            changes["max_misses"] = max_misses
-        if channel is not None:
-            changes["channel_policy"] = channel
-        if language is not None:
-            changes["language"] = language
-        if max_tables is not None:
-            changes["max_tables"] = max_tables
-        if lobby_minutes is not None:
-            changes["lobby_minutes"] = lobby_minutes
-        if season is not None:
-            changes["season"] = season
-        if result_lines is not None:
-            changes["result_lines"] = result_lines
-        if time_zone is not None:
-            changes["time_zone"] = time_zone.strip()
-        if cancel_role is not None or clear_cancel_role:
-            changes["cancel_role_id"] = cancel_role.id if cancel_role is not None else None
-        if organiser_role is not None or clear_organiser_role:
-            changes["organiser_role_id"] = (organiser_role.id if organiser_role is not None
-                                            else None)
-        if puzzle_channel is not None or clear_puzzle_channel:
-            changes["puzzle_channel_id"] = (puzzle_channel.id if puzzle_channel is not None
-                                            else None)
-        if season is not None:  # the season's end is posted where it was chosen
-            changes["season_channel_id"] = interaction.channel_id
+        # a role or channel chosen, or cleared
+        ids = {"cancel_role_id": (cancel_role, clear_cancel_role),
+               "organiser_role_id": (organiser_role, clear_organiser_role),
+               "puzzle_channel_id": (puzzle_channel, clear_puzzle_channel)}
+        changes = setting_changes({
+            "deadline_seconds": deadline, "absence_rule": absence, "max_misses": max_misses,
+            "channel_policy": channel, "language": language, "max_tables": max_tables,
+            "lobby_minutes": lobby_minutes, "season": season, "result_lines": result_lines,
+            "time_zone": time_zone.strip() if time_zone is not None else None,
+            # the season's end is posted where it was chosen
+            "season_channel_id": interaction.channel_id if season is not None else None,
+            **{name: chosen.id for name, (chosen, _) in ids.items() if chosen is not None},
+        }, cleared=[name for name, (chosen, clear) in ids.items() if chosen is None and clear])
         await ui.settings_command(self.services, interaction, changes)
 
     @settings.autocomplete("time_zone")
