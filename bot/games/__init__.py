@@ -10,7 +10,7 @@ concern:
 - `bot/games/<game>.py`: this module's `Presentation` for the game, as `PRESENTATION`: move
   labels, narration of events, prompts, which moves are buttons and how a long select is
   grouped, side emoji, the /play description, option help and the /rules guide texts. Its
-  texts are marked with `t(locale, "…")` / `N_("…")`, so `python -m bot.i18n.extract` finds
+  texts are marked with `t(locale, "…")` / `N_("…")`, so `python -m tools.messages` finds
   them in the catalogues.
 
 The four built-in games are listed in `engines.registry.BUILTIN`; another game joins with one

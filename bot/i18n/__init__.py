@@ -17,7 +17,7 @@ form); `Nn_(singular, plural)` marks such a pair for later.
 Slash-command names, option names and choices are translated by `Translator` from entries
 with a message context (`msgctxt`): "command" (command and group names), "option" (option
 names) and "choice" (choice names that are not already ordinary messages).
-`python -m bot.i18n.extract` refreshes both catalogues.
+`python -m tools.messages` refreshes both catalogues.
 
 Which locale: ephemeral replies and DMs use the user's Discord locale (`interaction.locale`);
 messages posted in a channel use the server's language (`guild.preferred_locale`).

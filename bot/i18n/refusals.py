@@ -2,7 +2,7 @@
 
 The engines refuse a move or an option with `engines.IllegalMove` / `engines.OptionError`,
 built from an English template and params (`IllegalMove("you have no stone on square
-{square}", square=12)`); `python -m bot.i18n.extract` lists every template. The table service
+{square}", square=12)`); `python -m tools.messages` lists every template. The table service
 carries them in the TableError params `reason_template` / `reason_params` (next to `reason`,
 the English text), and `refusal_text` says them in the player's language.
 

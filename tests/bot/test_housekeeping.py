@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from discord import app_commands
 
-from bot.i18n.extract import ROOT, app_commands_list
+from tools.messages import ROOT, app_commands_list
 
 
 def command_names() -> list[str]:

@@ -17,9 +17,9 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.i18n import LANGUAGES, Translator, commands, po_path, t, t_plain, valid_name
-from bot.i18n.extract import ROOT, all_messages, app_commands_list
 from engines import CHANCE, GAME_IDS, IllegalMove, get_engine
 from tests.bot.conftest import World, open_and_start
+from tools.messages import ROOT, all_messages, app_commands_list
 
 # Japanese msgstrs that may equal the English msgid. Messages with no Latin letters outside
 # their {placeholders} (e.g. "{start} → {end}") are allowed anyway.
@@ -57,7 +57,7 @@ def test_every_extracted_message_is_in_every_catalogue(
     assert len(wanted) > 150
     for language, catalog in catalogues.items():
         missing = wanted - set(keys(catalog))
-        assert not missing, (f"{language}: run `python -m bot.i18n.extract` and translate: "
+        assert not missing, (f"{language}: run `python -m tools.messages` and translate: "
                              f"{sorted(missing, key=str)}")
 
 

@@ -1,4 +1,4 @@
-"""Refresh the message catalogues: `python -m bot.i18n.extract` (from the project root).
+"""Refresh the message catalogues: `python -m tools.messages` (from the project root).
 
 1. Extracts every marked string from the `bot` package with Babel: `t(locale, "…")` (the
    second argument), `N_("…")` and `locale_str("…")`, and singular/plural pairs (entries
@@ -53,8 +53,8 @@ from bot.i18n import (
     po_path,
 )
 
-PACKAGE = Path(__file__).resolve().parents[1]  # bot/
-ROOT = PACKAGE.parent
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "bot"
 KEYWORDS = {
     "t": (2,),
     "t_plain": (2,),
@@ -79,7 +79,7 @@ RENDERER_KEYWORDS = {
 METHOD_MAP = [("**.py", "python")]
 TREE_LOCATION = "bot/features/(slash-commands)"
 
-HEADER = ("# Messages of the board-game bot. Refresh with `python -m bot.i18n.extract`;\n"
+HEADER = ("# Messages of the board-game bot. Refresh with `python -m tools.messages`;\n"
           "# msgctxt \"command\"/\"option\": slash-command and option names (lowercase, no\n"
           "# spaces, at most 32 characters); keep {placeholders}, **markdown** and <#mentions>.")
 
