@@ -6,8 +6,13 @@ loaded as the position and searched with the engine's own moves.
 - hard: normal improved by playouts: each legal move is played out many times by normal for
   HORIZON decisions, every move meeting the same throws (common random numbers: the dice,
   which dominate one game, largely cancel between moves), and the end positions are scored
-  as a chance of winning (`evaluate`, squashed). It is bounded by a count of decisions
-  played (never the clock), so a budget fixes the move under any load.
+  as a chance of winning (`evaluate`, squashed). It plays that move only where its playouts
+  beat normal's move by more than SURE standard errors (round by round, the same throws),
+  else normal's move: the playouts take the opponent to be normal, and the best of several
+  noisy means is biased upwards, so a small lead may be noise, or a gain only against a
+  careful opponent (against random and greedy tables, bench/arena.py --tables, about half
+  of old hard's departures from normal went). It is bounded by a count of decisions played
+  (never the clock), so a budget fixes the move under any load.
 
 The expectimax over the throws that hard used before (`_Search`, with `evaluate` at the leaves,
 one to three throws deep) won about 54% against normal; the playouts reach a dozen decisions
@@ -39,6 +44,10 @@ EASY_SKILL = 0.7
 # measured on the 2-core build machine under load with about 2x headroom.
 PLIES_PER_SECOND = 8_000
 HORIZON = 12  # decisions in one playout before its end position is scored
+# Hard leaves normal's move only for one whose playouts beat it by more than SURE standard
+# errors: the playouts model the opponent as normal and pick the best of several noisy
+# means, so a small lead is as likely noise, or a gain only against a careful opponent.
+SURE = 2.0
 SCALE = 40.0  # evaluation points per logistic unit (as engines/ai/review.py's SENET_SCALE)
 WIN = 10_000.0
 
@@ -184,18 +193,35 @@ def _playout(state: SenetState, seat: int, dice: random.Random) -> tuple[float, 
 
 
 def _improved(state: SenetState, seat: int, legal: list[str], plies: int, seed: int) -> str:
-    """Hard's move: the best mean over playouts, the same throws for every move."""
-    total = dict.fromkeys(legal, 0.0)
+    """Hard's move: the best mean over playouts, the same throws for every move, unless it is
+    not clearly better than normal's move (see SURE)."""
+    results: dict[str, list[float]] = {m: [] for m in legal}
     used = 0
     r = 0
     while used < plies:
         for m in legal:
             value, n = _playout(ENG.apply(state, seat, m), seat, random.Random(seed + r))
-            total[m] += value
+            results[m].append(value)
             used += n + 1
         r += 1
+    total = {m: sum(values) for m, values in results.items()}
     top = max(total.values())
-    return next(m for m in legal if total[m] == top)  # ties to the first in sorted order
+    best = next(m for m in legal if total[m] == top)  # ties to the first in sorted order
+    fallback = _normal(state, seat, legal)
+    return best if _clearly_better(results[best], results[fallback]) else fallback
+
+
+def _clearly_better(mine: list[float], other: list[float]) -> bool:
+    """Is the mean of `mine` above `other`'s by more than SURE standard errors of the paired
+    differences (round by round: the same throws)?"""
+    gains = [a - b for a, b in zip(mine, other, strict=True)]
+    mean = sum(gains) / len(gains)
+    if mean <= 0:
+        return False
+    if len(gains) < 2:
+        return True
+    spread = sum((g - mean) ** 2 for g in gains) / (len(gains) - 1)
+    return mean > SURE * math.sqrt(spread / len(gains))
 
 
 def _load(view: dict) -> SenetState:

@@ -182,3 +182,27 @@ def test_hard_is_bounded_by_its_count_of_decisions_played(monkeypatch) -> None:
         choose_move("senet", view, 0, "hard", seed=1, budget=budget)
         limit = budget * ai.PLIES_PER_SECOND
         assert limit / 2 < len(played) <= limit + len(legal) * ai.HORIZON
+
+
+def test_hard_keeps_normals_move_where_its_playouts_are_unsure(monkeypatch) -> None:
+    """Black to move with a 2: every move wins about 79% against a random opponent (3000
+    rollouts each; 4 -> 6 78.6%, normal's 10 -> 12 79.1%). Hard's playouts (normal against
+    normal) lean to 4 -> 6 for these seeds, but by less than SURE standard errors, so hard
+    keeps normal's move; before, it played the lean."""
+    pos = position(white=(1, 2, 7, 8, 26), black=(4, 5, 10, 11, 21), turn=1, throw=2)
+    view = ENG.view(ENG.load(pos), 1)
+    assert choose_move("senet", view, 1, "normal") == "move 10"
+    for seed in (0, 3, 4):
+        assert choose_move("senet", view, 1, "hard", seed=seed, budget=1.0) == "move 10"
+    monkeypatch.setattr(ai, "_clearly_better", lambda mine, other: True)
+    assert choose_move("senet", view, 1, "hard", seed=0, budget=1.0) == "move 4"
+
+
+def test_hard_still_leaves_normals_move_where_its_playouts_clearly_beat_it() -> None:
+    """White to move with a 3: 13 -> 16 wins about 81% against a random opponent, normal's
+    11 -> 14 about 80% (3000 rollouts each); hard's playouts show the gain clearly."""
+    pos = position(white=(6, 7, 11, 12, 13), black=(3, 4, 5, 9, 10), turn=0, throw=3)
+    view = ENG.view(ENG.load(pos), 0)
+    assert choose_move("senet", view, 0, "normal") == "move 11"
+    for seed in (0, 1, 2):
+        assert choose_move("senet", view, 0, "hard", seed=seed, budget=1.0) == "move 13"
