@@ -59,8 +59,8 @@ from bench.wire import (  # noqa: E402
     BotProcess,
     Figures,
     Players,
+    TableInfo,
     guild_ids,
-    seed,
     start_bots,
     stop_bots,
 )
@@ -166,12 +166,34 @@ async def service_cpu(database: str, tables: int, moves: int, seed_: int) -> Pha
     return phase
 
 
+SEED_IN_TREE = """
+import asyncio, dataclasses, json, sys
+sys.path.insert(0, sys.argv[1])
+from bench.wire import seed
+tables = asyncio.run(seed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
+print(json.dumps([dataclasses.astuple(t) for t in tables]))
+"""
+
+
+async def seed_in(tree: Path, python: str, database: str, tables: int, shards: int,
+                  rng_seed: int) -> list[TableInfo]:
+    """`seed` by the bot code of `tree` run by `python`: the database is made by the
+    migrations of the bot that will serve it (a baseline's bot refuses a newer schema)."""
+    process = await asyncio.create_subprocess_exec(
+        python, "-c", SEED_IN_TREE, str(tree), database, str(tables), str(shards),
+        str(rng_seed), stdout=asyncio.subprocess.PIPE, cwd=tree)
+    out, _ = await process.communicate()
+    if process.returncode:
+        raise SystemExit(f"seeding with the bot of {tree} failed")
+    return [TableInfo(*row) for row in json.loads(out.decode().splitlines()[-1])]
+
+
 async def run_wire(args: argparse.Namespace, tree: Path, database: str,
                    python: str = sys.executable) -> dict[str, Phase]:
     """Seed the tables, start the bots of `tree` (run by `python`), run the loads, stop
     everything."""
     began = time.perf_counter()
-    tables = await seed(database, args.tables, args.processes, args.seed)
+    tables = await seed_in(tree, python, database, args.tables, args.processes, args.seed)
     log(f"seeded {len(tables)} tables in {time.perf_counter() - began:.1f} s")
     players: Players | None = None
     fake = FakeDiscord(guild_ids(args.tables), shard_count=args.processes,

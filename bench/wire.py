@@ -92,16 +92,34 @@ async def seed(database: str, tables: int, shard_count: int, rng_seed: int) -> l
             await service.join(table.id, guest, f"g{index}")
             await service.start(table.id, host)
             infos.append(TableInfo(table.id, guild_id, place, shard_of(guild_id, shard_count)))
+        await service.release_postings()  # the bots post the first boards, not this process
     finally:
         await db.close()
     return infos
 
 
+def text_of(message: dict[str, Any]) -> str:
+    """A message's words: its content, or (Components V2) its text displays, in order."""
+    texts = [message.get("content") or ""]
+    texts += [c.get("content", "") for c in components(message) if c.get("type") == TEXT]
+    return "\n".join(t for t in texts if t)
+
+
 def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for row in message.get("components") or []:
-        yield from row.get("components", [row])
+    """Every component of a message, however nested: classic action rows, and Components V2
+    layouts (containers, sections and their accessories, action rows inside them)."""
+    for item in message.get("components") or []:
+        inner = item.get("components")
+        if inner is None:
+            yield item
+        else:
+            yield from components(item)
+        if item.get("accessory"):
+            yield item["accessory"]
 
 
+TEXT = 10  # a Components V2 text display
+UPDATE_MESSAGE = 7  # an interaction answered by editing the message it came from
 MOVE_TYPED = ("Played:", "You picked")  # /move's private answer when the move was taken
 
 
@@ -147,12 +165,20 @@ class Players:
             sent = self.tokens.get(parts[2])
             if sent is not None:
                 self.figures.ack.append((call.at - sent[1]) * 1000)
+                body = call.json or {}
+                if body.get("type") == UPDATE_MESSAGE and body.get("data"):
+                    self._second_press(parts[2], sent[0], body["data"])
         elif call.method == "POST" and (parts[0] == "webhooks" and len(parts) == 3 or
                                         parts[0] == "channels" and parts[2:] == ["messages"]):
             self._message(call, answer, parts[2] if parts[0] == "webhooks" else None)
-        elif call.method == "PATCH" and parts[0] == "channels":  # a pick board's new text
+        elif call.method == "PATCH" and parts[0] == "webhooks" and parts[3:4] == ["messages"]:
+            sent = self.tokens.get(parts[2])  # an answer editing the pressed message
+            if sent is not None and call.json and call.json.get("components"):
+                self._second_press(parts[2], sent[0], call.json)
+        elif call.method == "PATCH" and parts[0] == "channels":  # a board edited in place
             table_id = self.by_message.get(int(parts[3]))
-            if table_id is not None:
+            newest = self.boards.get(table_id or 0, {}).get("id")
+            if table_id is not None and str(newest) == parts[3]:  # not an old board retired
                 self._board(table_id, answer, call.at)
 
     def _message(self, call: Call, message: dict[str, Any], token: str | None) -> None:
@@ -176,7 +202,7 @@ class Players:
         self.posted += 1
         self.boards[table_id] = message
         self.by_message[int(message["id"])] = table_id
-        if "**Game over.**" in message.get("content", ""):
+        if "**Game over.**" in text_of(message):
             self.finished.add(table_id)
         item = self.pending.pop(table_id, None)
         if item is not None:
@@ -208,6 +234,22 @@ class Players:
         who = self._user_of(token)
         self._spawn(self._click(info, message, menu["custom_id"], [value], info.guild_id, who))
 
+    def _second_press(self, token: str, table_id: int, data: dict[str, Any]) -> None:
+        """A group chosen on the board (a drop's column): the board now offers that group's
+        moves in a second select on the same message: choose one."""
+        item, board = self.pending.get(table_id), self.boards.get(table_id)
+        menus = [c for c in components(data) if c.get("type") == 3 and
+                 str(c.get("custom_id", "")).startswith("ms:")]
+        if item is None or not item.group or board is None or not menus:
+            return
+        item.group = False
+        menu = self.rng.choice(menus)
+        value = self.rng.choice(menu["options"])["value"]
+        info = self.tables[table_id]
+        self._spawn(self._click(info, {**board, "components": data["components"]},
+                                menu["custom_id"], [value], info.guild_id,
+                                self._user_of(token)))
+
     def _make_ready(self, table_id: int) -> None:
         if table_id not in self.pending and table_id not in self.finished and \
                 table_id not in self._is_ready:
@@ -221,7 +263,7 @@ class Players:
         board = self.boards.get(table_id)
         if board is None or table_id in self.finished:
             return None, []
-        lines = [line for line in board.get("content", "").split("\n") if MENTION.search(line)]
+        lines = [line for line in text_of(board).split("\n") if MENTION.search(line)]
         return board, [int(u) for u in MENTION.findall(lines[-1])] if lines else []
 
     def _choose(self, table_id: int) -> tuple[Any, ...] | None:
