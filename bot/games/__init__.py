@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from bot.i18n import t
 from engines import Engine, GameSpec, OptionError, get_engine
@@ -61,10 +62,7 @@ class Presentation:
 
     def kind(self, move: str) -> str:
         """The move's kind (`parse_move(move)[0]`); "" for a string the engine cannot read."""
-        try:
-            return str(self.engine.parse_move(move)[0])
-        except ValueError:
-            return ""
+        return move_kind(self.game, move)
 
     # ---- names --------------------------------------------------------------------------
 
@@ -115,6 +113,15 @@ class Presentation:
     def guide_page(self, page: str) -> str:
         """The message id of a /rules page ("" where the game has none)."""
         return self.guide.get(page, "")
+
+
+@lru_cache(maxsize=16384)  # asked for every legal move of every board (is it a button?)
+def move_kind(game: str, move: str) -> str:
+    """The kind of `move` as `game`'s engine reads it; "" for a string it cannot read."""
+    try:
+        return str(get_engine(game).parse_move(move)[0])
+    except ValueError:
+        return ""
 
 
 def events_of(engine: Engine, state: object, seat: int, move: str) -> list[Event]:
