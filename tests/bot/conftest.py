@@ -31,6 +31,7 @@ from bot.features.table.controls import group_of
 from bot.features.table.layout import walk
 from bot.storage import open_database
 from bot.tables import Table
+from bot.tables import computers as cpu
 from tests.bot.backends import (  # noqa: F401  (fixtures)
     backend_target,
     db,
@@ -54,6 +55,19 @@ class ErrorTrap(logging.Handler):
 
     def text(self) -> str:
         return "\n".join(self.format(r) for r in self.records)
+
+
+@pytest.fixture
+def quick_computers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny thinking budgets keep whole games fast (the searches scale with the budget)."""
+    for level in cpu.LEVELS:
+        monkeypatch.setitem(cpu.BUDGETS, level, 0.01)
+
+
+@pytest.fixture
+def fast_computers(monkeypatch: pytest.MonkeyPatch, quick_computers: None) -> None:
+    """Quick computers that also post their boards at once (no BOT_COMPUTER_DELAY pause)."""
+    monkeypatch.setenv("BOT_COMPUTER_DELAY", "0")
 
 
 @pytest.fixture

@@ -21,11 +21,7 @@ GUILD, CHANNEL, HOST, OTHER = 1, 10, 100, 200
 
 
 
-@pytest.fixture(autouse=True)
-def fast_computers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tiny thinking budgets keep whole games fast (the searches scale with the budget)."""
-    for level in cpu.LEVELS:
-        monkeypatch.setitem(cpu.BUDGETS, level, 0.01)
+pytestmark = pytest.mark.usefixtures("quick_computers")
 
 
 @pytest.fixture

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables import computers as cpu
 from tests.bot.conftest import Driver, World, button_ids, resign
 
-
-@pytest.fixture(autouse=True)
-def fast_computers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BOT_COMPUTER_DELAY", "0")
-    for level in cpu.LEVELS:
-        monkeypatch.setitem(cpu.BUDGETS, level, 0.01)
+pytestmark = pytest.mark.usefixtures("fast_computers")
 
 
 def private_text(result) -> str:

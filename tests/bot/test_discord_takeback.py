@@ -12,7 +12,6 @@ import pytest
 import simcord
 
 from bot.tables import Table
-from bot.tables import computers as cpu
 from bot.tables.export import export_table, load_export, to_json_bytes
 from bot.tables.takeback import TAKEBACK
 from tests.bot.conftest import (
@@ -26,12 +25,7 @@ from tests.bot.conftest import (
     select_values,
 )
 
-
-@pytest.fixture(autouse=True)
-def fast_computers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BOT_COMPUTER_DELAY", "0")
-    for level in cpu.LEVELS:
-        monkeypatch.setitem(cpu.BUDGETS, level, 0.01)
+pytestmark = pytest.mark.usefixtures("fast_computers")
 
 
 def private(result: simcord.InteractionResult) -> str:

@@ -14,17 +14,11 @@ import pytest
 
 from bot.features.tournaments.tournament import error_text
 from bot.tables import TableError
-from bot.tables import computers as cpu
 from bot.tables.pipeline import auto_turn
 from bot.tournaments.service import Tournament, TournamentError
 from tests.bot.conftest import World, button_ids, png_of, resign
 
-
-@pytest.fixture(autouse=True)
-def fast_computers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BOT_COMPUTER_DELAY", "0")
-    for level in cpu.LEVELS:
-        monkeypatch.setitem(cpu.BUDGETS, level, 0.01)
+pytestmark = pytest.mark.usefixtures("fast_computers")
 
 
 def organiser(world: World) -> Any:

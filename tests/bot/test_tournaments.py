@@ -13,17 +13,13 @@ import pytest
 
 from bot.storage.tournaments import GameRow
 from bot.tables import TableError, TableService
-from bot.tables import computers as cpu
 from bot.tournaments.service import Tournament, TournamentError, TournamentService, parse_start
 from tests.bot.backends import Opener
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 999
 
 
-@pytest.fixture(autouse=True)
-def fast_computers(monkeypatch: pytest.MonkeyPatch) -> None:
-    for level in cpu.LEVELS:
-        monkeypatch.setitem(cpu.BUDGETS, level, 0.01)
+pytestmark = pytest.mark.usefixtures("quick_computers")
 
 
 class Clock:
