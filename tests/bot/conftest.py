@@ -57,6 +57,24 @@ class ErrorTrap(logging.Handler):
         return "\n".join(self.format(r) for r in self.records)
 
 
+def private_text(result: Any) -> str:
+    """The private answer of an interaction (its reply or follow-ups, all ephemeral)."""
+    replies = [m for m in result.followups if m.content] or [result.response]
+    assert replies and all(m.ephemeral for m in replies), result
+    return replies[-1].content
+
+
+def lobby_id(message: Any) -> int:
+    """The table id of a lobby message (from its buttons)."""
+    return int(next(i for i in button_ids(message) if i.startswith("lobby:")).split(":")[1])
+
+
+def admin(world: World, name: str = "boss") -> Any:
+    """A member with Manage Server."""
+    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return world.member(name, roles=[role])
+
+
 @pytest.fixture
 def quick_computers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny thinking budgets keep whole games fast (the searches scale with the budget)."""

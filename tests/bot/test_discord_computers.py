@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import Driver, World, button_ids, resign
+from tests.bot.conftest import Driver, World, button_ids, private_text, resign
 
 pytestmark = pytest.mark.usefixtures("fast_computers")
-
-
-def private_text(result) -> str:
-    replies = [m for m in result.followups if m.content] or [result.response]
-    assert replies and all(m.ephemeral for m in replies), result
-    return replies[-1].content
 
 
 async def open_against_computer(world: World, game: str, **options) -> tuple[int, object]:

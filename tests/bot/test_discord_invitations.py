@@ -6,17 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.conftest import World, button_ids
-
-
-def lobby_id(message: Any) -> int:
-    return int(next(i for i in button_ids(message) if i.startswith("lobby:")).split(":")[1])
-
-
-def private_text(result: Any) -> str:
-    replies = [m for m in result.followups if m.content] or [result.response]
-    assert replies and all(m.ephemeral for m in replies), result
-    return replies[-1].content
+from tests.bot.conftest import World, button_ids, lobby_id, private_text
 
 
 def seats(message: Any) -> str:

@@ -10,29 +10,14 @@ import discord
 import pytest
 
 from bot.tables import computers as cpu
-from tests.bot.conftest import World, button_ids, resign
+from tests.bot.conftest import World, admin, button_ids, lobby_id, private_text, resign
 
 pytestmark = pytest.mark.usefixtures("fast_computers")
-
-
-def lobby_id(message: Any) -> int:
-    return int(next(i for i in button_ids(message) if i.startswith("lobby:")).split(":")[1])
-
-
-def private_text(result: Any) -> str:
-    replies = [m for m in result.followups if m.content] or [result.response]
-    assert replies and all(m.ephemeral for m in replies), result
-    return replies[-1].content
 
 
 def embed_text(message: Any) -> str:
     embed = message.embeds[0]
     return "\n".join([embed.description or "", *(f"{f.name}: {f.value}" for f in embed.fields)])
-
-
-def admin(world: World, name: str = "boss") -> Any:
-    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return world.member(name, roles=[role])
 
 
 async def two_player_game(world: World, game: str = "senet", **options: Any) -> tuple[Any, int]:

@@ -20,6 +20,7 @@ from bot.tables.settings import ServerSettings
 from engines.ai.puzzles import mine
 from tests.bot.conftest import (
     World,
+    admin,
     button_ids,
     custom_ids,
     open_and_start,
@@ -27,7 +28,7 @@ from tests.bot.conftest import (
     resign,
     text_of,
 )
-from tests.bot.test_discord_settings import admin, field
+from tests.bot.test_discord_settings import field
 from tests.helpers.puzzles import distinct_senet_puzzles
 
 

@@ -7,12 +7,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.bot.conftest import World, button_ids
-
-
-def admin(world: World, name: str = "boss"):
-    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return world.member(name, roles=[role])
+from tests.bot.conftest import World, admin, button_ids
 
 
 def field(embed: discord.Embed, name: str) -> str:

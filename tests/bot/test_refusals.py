@@ -15,16 +15,9 @@ from bot.tables.errors import reason_params
 from engines import IllegalMove, OptionError, get_engine
 from engines.explained import Word
 from engines.six_nimmt import _side_message
-from tests.bot.conftest import World, open_and_start
+from tests.bot.conftest import World, open_and_start, private_text
 
 GUILD, CHANNEL, HOST = 1, 10, 100
-
-
-def private_text(result: Any) -> str:
-    """The ephemeral answer of an interaction (a followup after a defer, or the reply)."""
-    replies = [m for m in result.followups if m.content] or [result.response]
-    assert replies and all(m.ephemeral for m in replies), result
-    return replies[-1].content
 
 
 async def refusal(code: str, call: Any) -> TableError:
