@@ -121,6 +121,7 @@ def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
 TEXT = 10  # a Components V2 text display
 UPDATE_MESSAGE = 7  # an interaction answered by editing the message it came from
 MOVE_TYPED = ("Played:", "You picked")  # /move's private answer when the move was taken
+SLOW_POST = "The board is taking longer than usual"  # the reply when the post is late
 
 
 class Players:
@@ -219,6 +220,8 @@ class Players:
             return
         if item.typed and message.get("content", "").startswith(MOVE_TYPED):
             return  # /move taken: the board follows
+        if message.get("content", "").startswith(SLOW_POST):
+            return  # the move is taken; its board is late, and timed when it comes
         menus = [c for c in components(message) if c.get("type") == 3]
         if not item.group or not menus:
             del self.pending[table_id]

@@ -408,8 +408,7 @@ async def test_a_rate_limited_post_is_posted_soon(world: World) -> None:
     await finish_by_playing(world, table_id)
 
 
-SLOW_POST = ("Discord is not accepting messages in this channel right now; the board will be "
-             "posted as soon as it does.")
+SLOW_POST = "The board is taking longer than usual to post; it will appear here shortly."
 
 
 class SlowChannel:

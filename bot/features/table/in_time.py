@@ -2,7 +2,7 @@
 
 A move's reply and /board's reply follow the board's post. When Discord is slow or failing
 on the channel (discord.py retries a 5xx with 1–9 s sleeps), the member is told after
-POST_BUDGET that the board comes as soon as Discord accepts it, and the post goes on in the
+POST_BUDGET that the board will appear shortly, and the post goes on in the
 background (the sweeper retries it if it fails). The move itself was committed before: only
 its picture in the channel is late.
 """
@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 POST_BUDGET = 2.0  # seconds a reply waits for the channel post (Discord allows 3 to answer)
-SLOW_POST = N_("Discord is not accepting messages in this channel right now; the board will "
-               "be posted as soon as it does.")
+# Said whether Discord is failing or only busy (a burst of moves): either way the board comes.
+SLOW_POST = N_("The board is taking longer than usual to post; it will appear here shortly.")
 
 
 class InTime:

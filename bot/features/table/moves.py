@@ -47,8 +47,8 @@ def locale_of(interaction: discord.Interaction) -> object:
 async def publish_and_answer(interaction: discord.Interaction, in_time: InTime,
                              publisher: Publisher, work: Awaitable[bool], table: Table) -> None:
     """Post the board (`work`: a publisher.publish call) and tell the member if it can't be
-    posted; when the post takes longer than the budget, the member is told it comes as soon
-    as Discord accepts it, and it goes on in the background."""
+    posted; when the post takes longer than the budget, the member is told it will appear
+    shortly, and it goes on in the background."""
     finished, ok = await in_time.wait(work)
     if not finished or (ok and publisher.waiting(table.id)):  # slow, or refused
         await tell(interaction, t(interaction.locale, SLOW_POST))
