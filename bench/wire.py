@@ -121,7 +121,8 @@ def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
 TEXT = 10  # a Components V2 text display
 UPDATE_MESSAGE = 7  # an interaction answered by editing the message it came from
 MOVE_TYPED = ("Played:", "You picked")  # /move's private answer when the move was taken
-SLOW_POST = "The board is taking longer than usual"  # the reply when the post is late
+# The reply when the post is late (today's wording, and the one before, for --baseline).
+SLOW_POST = ("The board is taking longer than usual", "Discord is not accepting messages")
 
 
 class Players:
