@@ -21,6 +21,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
@@ -39,8 +40,6 @@ HEARTBEAT_STALE = 90.0  # seconds: the sweeper touches the file every 15 s
 
 def health() -> int:
     """0 if the heartbeat file was touched within HEARTBEAT_STALE seconds."""
-    import time
-
     path = os.environ.get("BOT_HEARTBEAT_FILE", "").strip()
     if not path:
         print("BOT_HEARTBEAT_FILE is not set", file=sys.stderr)

@@ -15,8 +15,11 @@ import os
 from bot.storage.database import Database
 from bot.storage.driver import Conflict, Row, Unavailable
 from bot.storage.history import FinishedTable, HistoryPlayer, HistoryRepository
+from bot.storage.migrate import apply_migrations_locked
+from bot.storage.postgres import open_postgres
 from bot.storage.results import Finish, ResultRepository, ResultRow, StandingRow
 from bot.storage.settings import SeasonMarker, SettingsRepository
+from bot.storage.sqlite import connect
 from bot.storage.tables import (
     Commit,
     HostBusy,
@@ -46,12 +49,7 @@ async def open_database(target: str | os.PathLike[str] | None = None) -> Databas
     """Open the database at `target` (default: `database_path()`) with migrations applied."""
     where = str(target) if target is not None else database_path()
     if is_postgres(where):
-        from bot.storage.postgres import open_postgres
-
         return Database(await open_postgres(where))
-    from bot.storage.migrate import apply_migrations_locked
-    from bot.storage.sqlite import connect
-
     driver = await connect(where)
     try:
         await driver.call(apply_migrations_locked, where)

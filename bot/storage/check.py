@@ -9,11 +9,16 @@ prints it and exits with status 1 before connecting to Discord.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
 
+import asyncpg
+
+from bot.storage import is_postgres
 from bot.storage.migrate import available
+from bot.storage.postgres import PostgresSettings, describe
 
 
 class DatabaseProblem(RuntimeError):
@@ -71,10 +76,6 @@ def _check_version(db: sqlite3.Connection, path: str) -> None:
 
 async def check_postgres(url: str) -> None:
     """DatabaseProblem if PostgreSQL does not answer or was migrated by a newer bot."""
-    import asyncpg
-
-    from bot.storage.postgres import PostgresSettings, describe
-
     settings = PostgresSettings.from_env()
     try:
         conn = await asyncpg.connect(url, timeout=settings.connect_timeout)
@@ -95,11 +96,7 @@ async def check_postgres(url: str) -> None:
 
 def check_database(target: str) -> None:
     """DatabaseProblem if the database at `target` (a path or a PostgreSQL URL) is unusable."""
-    from bot.storage import is_postgres
-
     if is_postgres(target):
-        import asyncio
-
         asyncio.run(check_postgres(target))
     else:
         check_sqlite(target)

@@ -8,6 +8,7 @@ import sys
 
 from bot.storage import is_postgres
 from bot.storage.backup import PG_DUMP_HELP, BackupError, backup_sqlite
+from bot.storage.copy import CopyError, copy_sqlite_to_postgres
 from bot.storage.driver import Unavailable
 from bot.storage.postgres import SchemaTooNew, describe
 
@@ -22,8 +23,6 @@ def run_command(args: argparse.Namespace, database: str) -> int:
 
 
 def migrate_db(source: str, target: str) -> int:
-    from bot.storage.copy import CopyError, copy_sqlite_to_postgres
-
     if not is_postgres(target):
         print("error: --to must be a postgresql://user@host:port/database URL", file=sys.stderr)
         return 2
