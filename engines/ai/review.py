@@ -113,8 +113,9 @@ SENET_DEPTH = 1  # throws searched: depth 3 took 21 s for a 237-move game (loade
 SENET_NODES = 20_000
 
 
-def _senet(view: dict, seat: int, legal: list[str], played: str,
-           rng: random.Random) -> Judgement | None:
+def senet_chances(view: dict, seat: int, legal: list[str]) -> dict[str, float]:
+    """Each legal move's chance of winning for `seat` (0..1): the expectimax SENET_DEPTH
+    throws deep (one, if the count runs out) through the logistic curve."""
     state = sn._load(view)
     search = sn._Search(seat, SENET_NODES)
     values: dict[str, float] = {}
@@ -124,7 +125,12 @@ def _senet(view: dict, seat: int, legal: list[str], played: str,
             break
         except sn._Abort:
             search = sn._Search(seat, 10**9)
-    chance = {m: _logistic(v, SENET_SCALE) for m, v in values.items()}
+    return {m: _logistic(v, SENET_SCALE) for m, v in values.items()}
+
+
+def _senet(view: dict, seat: int, legal: list[str], played: str,
+           rng: random.Random) -> Judgement | None:
+    chance = senet_chances(view, seat, legal)
     best = max(legal, key=lambda m: (chance[m], m == played))
     return chance[played], chance[best], best, chance[best]
 

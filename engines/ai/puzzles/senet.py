@@ -11,25 +11,11 @@ from __future__ import annotations
 import random
 
 from engines.ai.puzzles.base import PuzzleMaker, Verdict
-from engines.ai.review import SENET_DEPTH, SENET_NODES, SENET_SCALE, _logistic
-from engines.ai.senet import _Abort, _load, _Search
+from engines.ai.review import senet_chances as chances
 from engines.base import View
 
 GAP = 0.10  # the best move's chance above the move played
 ACCEPT = 0.035  # a move this close to the best is counted correct
-
-
-def chances(view: View, seat: int, legal: list[str]) -> dict[str, float]:
-    """Each legal move's chance of winning for `seat` (0..1), as the review measures it."""
-    state = _load(view)
-    search = _Search(seat, SENET_NODES)
-    for depth in (SENET_DEPTH, 1):  # if the count runs out, one throw deep
-        try:
-            values = {m: search.value(search.child(state, seat, m), depth) for m in legal}
-            break
-        except _Abort:
-            search = _Search(seat, 10**9)
-    return {m: _logistic(v, SENET_SCALE) for m, v in values.items()}
 
 
 def find(view: View, seat: int, legal: list[str], played: str,
