@@ -28,25 +28,27 @@ What is here: the palette constants and `SEAT_COLOURS` (`seat_colour`, `seat_ink
 `covers(s)`; `text`, `text_width`; `canvas`, `panel`, `disc` (anti-aliased), `seat_badge`,
 `star`, `arrow` (straight, bent or along a Bezier curve; `bezier`, `shorten`),
 `sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `title_strip`,
-`rank_label`; `to_png`.
+`rank_label`; `to_png` (`palette_png` writes a palette picture).
 
 Speed: a picture should render and encode in well under 30 ms. Text masks, badges and
 discs are cached; cache your own repeated pieces (cards, stones) with functools.lru_cache
-on a function returning an RGBA image and `paste` them. `to_png` costs about 10 ms.
+on a function returning an RGBA image and `paste` them. `to_png` costs about 2 ms.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
-import io
 import math
+import struct
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 _R = TypeVar("_R")
@@ -629,9 +631,9 @@ def _key_strip() -> Image.Image:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode as a small PNG fast (about 10 ms for 1100 x 900): a 256-colour palette is chosen
+    """Encode as a small PNG fast (about 2 ms for 1100 x 900): a 256-colour palette is chosen
     from a nearest-neighbour sample of every third pixel plus the theme's key colours, the
-    full image is mapped to it without dithering, and zlib runs at level 3."""
+    full image is mapped to it without dithering, and written by `palette_png`."""
     if image.mode != "RGB":
         image = image.convert("RGB")
     small = image.resize((max(1, image.width // 3), max(1, image.height // 3)),
@@ -643,10 +645,29 @@ def to_png(image: Image.Image) -> bytes:
     sample.paste(keys, (0, small.height))
     palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
                               dither=Image.Dither.NONE)
-    out = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    out.save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
+    return palette_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """An 8-bit palette PNG of a "P" image, compressed by ISA-L's deflate (isal): Pillow's
+    own encoder (zlib level 3, adaptive filters) took 2-3 ms of a board's 4-5 ms to encode;
+    this takes 0.3 ms for a file within a few per cent of its size. Rows are unfiltered:
+    for palette pictures PNG recommends no filter."""
+    width, height = image.size
+    pixels = image.tobytes()
+    rows = b"".join(b"\x00" + pixels[y * width:(y + 1) * width] for y in range(height))
+    colours = bytes(image.getpalette("RGB") or [0, 0, 0])[:768]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed colour
+    return b"".join((_PNG_SIGNATURE, _png_chunk(b"IHDR", header), _png_chunk(b"PLTE", colours),
+                     _png_chunk(b"IDAT", isal_zlib.compress(rows, 1)),
+                     _png_chunk(b"IEND", b"")))
 
 
 __all__ = [
@@ -657,5 +678,6 @@ __all__ = [
     "canvas_width", "clip", "covers", "disc", "disc_sprite", "fit", "font", "font_for", "has_bold",
     "ink_on", "listing", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
     "seat_badge", "seat_colour", "seat_ink", "seat_name", "shade", "shorten", "sprite", "star",
-    "text", "text_width", "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
+    "palette_png", "text", "text_width", "title_size", "title_strip", "to_png", "tr",
+    "translating", "wrap",
 ]
