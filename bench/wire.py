@@ -190,7 +190,8 @@ class Players:
             return
         table_id = self.by_place.get(channel_id)
         if table_id is not None:
-            self.figures.sizes += [size for name, size in call.files if name == "board.png"]
+            self.figures.sizes += [size for name, size in call.files  # board-<table>-<ply>.png
+                                   if name.startswith("board") and name.endswith(".png")]
             self._board(table_id, message, call.at)
             return
         dm = self.fake._dms.get(channel_id)  # noqa: SLF001  (the fake is ours)
