@@ -308,7 +308,7 @@ def _draw_board(d: ImageDraw.ImageDraw, lay: _Layout, view: dict[str, Any], act:
 def _card(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], active: bool
           ) -> None:
     theme.panel(d, box, outline=theme.HIGHLIGHT if active else theme.PANEL_EDGE,
-                width=4 if active else 2)
+                width=4 if active else 2, on=theme.BACKGROUND)
 
 
 def _draw_side(
@@ -345,7 +345,7 @@ def _draw_side(
     # the captures: one small cow per cow the leopards need, crossed out when taken
     per_row = _pips_per_row(x1 - x0 - 40, target)
     h = 34 + 28 * math.ceil(target / per_row) + TEXT + 8
-    theme.panel(d, (x0, y, x1, y + h))
+    theme.panel(d, (x0, y, x1, y + h), on=theme.BACKGROUND)
     _pips(d, x0 + 20, y + 16, x1 - x0 - 40, captured, target)
     # the last move and the quiet count sit at the bottom of the column
     y = lay.frame[3]
@@ -363,7 +363,8 @@ def _draw_side(
         y -= TEXT + 10
     if act is not None:
         h = 62
-        theme.panel(d, (x0, y - h, x1, y), fill=theme.shade(theme.BACKGROUND, 0.8))
+        theme.panel(d, (x0, y - h, x1, y), fill=theme.shade(theme.BACKGROUND, 0.8),
+                    on=theme.BACKGROUND)
         if isinstance(act.get("seat"), int):
             theme.seat_badge(d, (x0 + 32, y - h / 2), act["seat"], 46)
         move = theme.clip(_move_text(act), TEXT, x1 - x0 - 80, bold=True)
@@ -430,7 +431,7 @@ def _draw_result(
     lines = theme.wrap(why, TEXT, x1 - x0 - 24) if why else []
     h = 100 + len(lines) * (TEXT + 8)
     theme.panel(d, (x0, y, x1, y + h), fill=theme.shade(theme.PANEL, 1.12),
-                outline=theme.HIGHLIGHT, width=4)
+                outline=theme.HIGHLIGHT, width=4, on=theme.BACKGROUND)
     cx = (x0 + x1) / 2
     if len(scores) == 2 and scores[0] != scores[1]:
         winner = 0 if scores[0] > scores[1] else 1

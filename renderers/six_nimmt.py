@@ -282,44 +282,65 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
     """The four rows from (x, y) across `width`; `marks` maps card -> (seat, took) for cards
     played this turn. Returns the bottom y."""
     pro = bool(view["options"].get("professional"))
-    cw, ch, gap = CARD_W * scale, CARD_H * scale, GAP * scale
-    pad = ROW_PAD * scale
-    row_h = ch + 2 * pad
+    row_h = CARD_H * scale + 2 * (ROW_PAD * scale)  # as the cards' boxes add up
     for r, row in enumerate(view["rows"]):
         top = y + r * (row_h + 12 * scale)
-        draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
-                               fill=FELT, outline=FELT_EDGE, width=2)
-        # row number
-        label = _small(draw)
-        size = max(int(label * 1.35), int(44 * scale))
-        lx = x + max(30 * scale, size / 2 + 3)  # inside the row's felt
-        T.disc(draw, (lx, top + row_h / 2), size, FELT_EDGE)
-        T.text(draw, (lx, top + row_h / 2), str(r + 1), label, T.INK, bold=True, anchor="mm")
-        cx = x + 60 * scale
-        full = len(row) >= ROW_CARDS
-        if pro:
-            _slot(draw, (cx, top + pad, cx + cw, top + pad + ch), danger=full, label="6")
-            if not full:
-                _arrow_hint(draw, (cx, top + pad, cx + cw, top + pad + ch), left=True)
-            cx += cw + gap
-        for i in range(ROW_CARDS):
-            box = (cx + i * (cw + gap), top + pad, cx + i * (cw + gap) + cw, top + pad + ch)
-            if i < len(row):
-                seat, took = marks.get(row[i], (None, False))
-                card(draw, box, row[i], seat=seat,
-                     outline=None if seat is None else (T.DANGER if took else T.HIGHLIGHT))
-            else:
-                _slot(draw, box)
-        box6 = (cx + 5 * (cw + gap), top + pad, cx + 5 * (cw + gap) + cw, top + pad + ch)
-        _slot(draw, box6, danger=True, label="6")
+        # the felt, the row number and the empty slots: the same whenever the row is as long
+        T.layer(draw, ("6 nimmt row", x, top, width, r, len(row), pro, scale),
+                partial(_row_felt, x=x, top=top, width=width, r=r, cards=len(row), pro=pro,
+                        scale=scale))
+        cx = _row_cards_x(x, pro, scale)
+        for i, number in enumerate(row[:ROW_CARDS]):
+            box = _row_slot(cx, top, i, scale)
+            seat, took = marks.get(number, (None, False))
+            card(draw, box, number, seat=seat,
+                 outline=None if seat is None else (T.DANGER if took else T.HIGHLIGHT))
+            if seat is not None and i + 1 >= len(row):
+                # its badge reaches into the next slot, which is drawn over it
+                _slot(draw, _row_slot(cx, top, i + 1, scale), danger=i + 1 == ROW_CARDS,
+                      label="6")
         # the row's bullheads
         total = sum(bullheads(c) for c in row)
         bx = x + width - 52 * scale
         bull_icon(draw, (bx, top + row_h / 2 - 22 * scale), int(34 * scale), T.INK, FELT)
         T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total),
-               max(_small(draw), int(_big(draw) * scale)), T.DANGER if full else T.INK,
-               bold=True, anchor="mm")
+               max(_small(draw), int(_big(draw) * scale)),
+               T.DANGER if len(row) >= ROW_CARDS else T.INK, bold=True, anchor="mm")
     return y + 4 * row_h + 3 * 12 * scale
+
+
+def _row_cards_x(x: float, pro: bool, scale: float) -> float:
+    """The left of a row's first card (right of the professional left-end slot)."""
+    return x + 60 * scale + (CARD_W * scale + GAP * scale if pro else 0)
+
+
+def _row_slot(cx: float, top: float, i: int, scale: float) -> tuple[float, float, float, float]:
+    """The box of a row's `i`th card (5: the sixth slot), cards from `cx`."""
+    cw, ch, gap, pad = CARD_W * scale, CARD_H * scale, GAP * scale, ROW_PAD * scale
+    return (cx + i * (cw + gap), top + pad, cx + i * (cw + gap) + cw, top + pad + ch)
+
+
+def _row_felt(draw: ImageDraw.ImageDraw, x: float, top: float, width: float, r: int,
+              cards: int, pro: bool, scale: float) -> None:
+    """Row `r` without its cards: the felt, its number, the slots from `cards` on."""
+    row_h = CARD_H * scale + 2 * (ROW_PAD * scale)  # as the cards' boxes add up
+    draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
+                           fill=FELT, outline=FELT_EDGE, width=2)
+    # row number
+    label = _small(draw)
+    size = max(int(label * 1.35), int(44 * scale))
+    lx = x + max(30 * scale, size / 2 + 3)  # inside the row's felt
+    T.disc(draw, (lx, top + row_h / 2), size, FELT_EDGE)
+    T.text(draw, (lx, top + row_h / 2), str(r + 1), label, T.INK, bold=True, anchor="mm")
+    full = cards >= ROW_CARDS
+    if pro:
+        box = _row_slot(x + 60 * scale, top, 0, scale)
+        _slot(draw, box, danger=full, label="6")
+        if not full:
+            _arrow_hint(draw, box, left=True)
+    cx = _row_cards_x(x, pro, scale)
+    for i in range(cards, ROW_CARDS + 1):
+        _slot(draw, _row_slot(cx, top, i, scale), danger=i == ROW_CARDS, label="6")
 
 
 def _arrow_hint(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -342,7 +363,7 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
              view: dict[str, Any], events: list[dict]) -> None:
     """Each seat: badge, points left, and what it is doing (picked, to pick, to choose)."""
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     n = _seats(view)
     to_act = set(view.get("to_act") or [])
     phase = view.get("phase")
@@ -424,7 +445,7 @@ def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: i
 def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                 played: list[Played]) -> None:
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     n = len(played)
     avail = x1 - x0 - 40
     step = min(104, avail / max(n, 1))
@@ -530,7 +551,7 @@ def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
                   view: dict[str, Any]) -> None:
     """Logical: every hand is public; one line per seat of badge + small cards."""
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     n = _seats(view)
     for s in range(n):
         cy = y0 + 20 + s * HAND_LINE + HAND_LINE / 2
@@ -582,7 +603,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     px = rx + rows_w + 30
     cx = px + PANEL_W / 2
     small = _small(d)
-    T.panel(d, (px, y, px + PANEL_W, y + rows_h))
+    T.panel(d, (px, y, px + PANEL_W, y + rows_h), on=T.BACKGROUND)
     T.text(d, (cx, y + 34), T.clip(T.tr("points"), small, PANEL_W - 12), small, T.MUTED,
            anchor="mm")
     T.text(d, (cx, y + 84), str(view["points"][seat]), _big(d) + 4, T.INK, bold=True,
@@ -593,7 +614,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
         cw, chh = 84, 112
         card(d, (cx - cw / 2, y + 184, cx + cw / 2, y + 184 + chh), pick, outline=T.HIGHLIGHT)
     y += rows_h + 24
-    T.panel(d, (24, y, width - 24, y + hand_h))
+    T.panel(d, (24, y, width - 24, y + hand_h), on=T.BACKGROUND)
     T.text(d, (44, y + 26), T.tr("hand"), small, T.MUTED, anchor="lm")
     T.text(d, (width - 44, y + 26), str(len(cards)), small, T.MUTED, anchor="rm")
     for i, c in enumerate(cards):
@@ -630,7 +651,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     img, d = T.canvas(width, height)
     y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     body = (24, y, width - 24, y + 50 + chh + 40 + chip_h)
-    T.panel(d, body, fill=FELT, outline=FELT_EDGE)
+    T.panel(d, body, fill=FELT, outline=FELT_EDGE, on=T.BACKGROUND)
     left = (width - step * n) / 2
     for i, p in enumerate(played):
         cx = left + step * (i + 0.5)
@@ -641,7 +662,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
         _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100))
     y = body[3] + 20
     if takes:
-        T.panel(d, (24, y, width - 24, y + take_h))
+        T.panel(d, (24, y, width - 24, y + take_h), on=T.BACKGROUND)
         for i, p in enumerate(takes):
             cy = y + 18 + i * 70 + 35
             T.seat_badge(d, (60, cy), p.seat, 46)
@@ -669,7 +690,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     img, d = T.canvas(width, height)
     y = T.title_strip(d, width, T.tr("6 nimmt!"),
                       T.tr("final · round {round}", round=view["round"])) + 30
-    T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14))
+    T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14), on=T.BACKGROUND)
     order = sorted(range(n), key=lambda s: (ranks[s], s))
     lo = min(0, *scores)
     hi = max(start, *scores)

@@ -41,13 +41,14 @@ import contextvars
 import functools
 import io
 import math
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 _R = TypeVar("_R")
 RGB = tuple[int, int, int]
@@ -261,6 +262,7 @@ def text(
     return (x + left, y + top, x + right, y + bottom)
 
 
+@lru_cache(maxsize=4096)
 def text_width(s: str, size: int, bold: bool = False) -> float:
     """The advance width of `s` in pixels."""
     return font_for(s, size, bold).getlength(s)
@@ -289,9 +291,19 @@ def panel(
     outline: RGB | None = PANEL_EDGE,
     radius: int = 14,
     width: int = 2,
+    on: RGB | None = None,
 ) -> None:
-    """A rounded rectangle (x0, y0, x1, y1)."""
-    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    """A rounded rectangle (x0, y0, x1, y1). `on`: the plain colour the picture still has
+    everywhere in `box` (usually BACKGROUND), if it does: then the panel is a cached `layer`
+    (a large rounded rectangle costs more than pasting its pixels)."""
+
+    def paint(d: ImageDraw.ImageDraw) -> None:
+        d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+    if on is None:
+        paint(draw)
+    else:
+        layer(draw, ("panel", box, fill, outline, radius, width), paint, on)
 
 
 def sprite(
@@ -319,6 +331,96 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
         target.alpha_composite(im, pos)
     else:
         target.paste(im, pos, im)
+
+
+# --- cached layers --------------------------------------------------------------------------
+# The parts of a picture that stay put from move to move (an empty board, a row's felt and
+# slots, a seat's panel) are drawn once and pasted. A layer is drawn at the picture's own
+# coordinates on a canvas of the picture's size, so its pixels are exactly those that drawing
+# it in place gives; `drawing_in_place()` turns the cache off to check that.
+LAYER_BYTES = 48 << 20  # the layers of every game and language together stay under this
+Piece = tuple[Image.Image, tuple[int, int]] | None  # a layer's pixels and where they go
+
+
+class _Layers:
+    """Cached layers by key; the least recently used go first once they pass `budget` bytes
+    (the bot's picture workers live long and draw every game in every language)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.pieces: OrderedDict[Hashable, Piece] = OrderedDict()
+        self.bytes = 0
+
+    def get(self, key: Hashable) -> tuple[bool, Piece]:
+        """(whether `key` is cached, its piece)."""
+        if key not in self.pieces:
+            return False, None
+        self.pieces.move_to_end(key)
+        return True, self.pieces[key]
+
+    def put(self, key: Hashable, piece: Piece) -> None:
+        self.pieces[key] = piece
+        self.bytes += _nbytes(piece)
+        while self.bytes > self.budget and len(self.pieces) > 1:
+            _, old = self.pieces.popitem(last=False)
+            self.bytes -= _nbytes(old)
+
+    def cache_clear(self) -> None:
+        self.pieces.clear()
+        self.bytes = 0
+
+
+def _nbytes(piece: Piece) -> int:
+    return 0 if piece is None else piece[0].width * piece[0].height * 4  # 4 bytes a pixel
+
+
+layers = _Layers(LAYER_BYTES)
+_in_place: contextvars.ContextVar[bool] = contextvars.ContextVar("in_place", default=False)
+
+
+@contextmanager
+def drawing_in_place() -> Iterator[None]:
+    """Draw every `layer` inside the block in place, without the cache (to compare)."""
+    token = _in_place.set(True)
+    try:
+        yield
+    finally:
+        _in_place.reset(token)
+
+
+def layer(draw: ImageDraw.ImageDraw, key: Hashable,
+          paint: Callable[[ImageDraw.ImageDraw], None], fill: RGB = BACKGROUND,
+          under: Callable[[ImageDraw.ImageDraw], None] | None = None) -> None:
+    """What `paint(draw)` draws, pasted from the cache when drawn before. Only where the
+    picture is still plain `fill`, or what `under` draws on `fill`, wherever `paint` draws.
+    `key` holds everything `paint` and `under` depend on besides the picture's width
+    (positions, options, counts, the translated words: never the English words on a
+    Japanese board)."""
+    if _in_place.get():
+        paint(draw)
+        return
+    size = draw._image.size
+    full = (key, size[0], fill)
+    known, piece = layers.get(full)
+    if not known:
+        piece = _draw_layer(size, paint, fill, under)
+        layers.put(full, piece)
+    if piece is not None:
+        draw._image.paste(*piece)
+
+
+def _draw_layer(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw], None],
+                fill: RGB, under: Callable[[ImageDraw.ImageDraw], None] | None) -> Piece:
+    """The box of the pixels `paint` changes, and what they become."""
+    before, d = canvas(*size, fill)
+    if under is not None:
+        under(d)
+    after = before.copy()
+    paint(ImageDraw.Draw(after))
+    box = ImageChops.difference(before, after).getbbox()
+    if box is None:
+        return None
+    return after.crop(box), (box[0], box[1])
 
 
 @lru_cache(maxsize=256)
@@ -653,9 +755,9 @@ __all__ = [
     "ALT_MAX", "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK",
     "INK_DARK", "MUTED", "N_", "Names", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD",
     "alt", "alt_ranking", "alt_title", "alt_to_move", "arrow", "badge_text", "bezier", "big_text",
-    "canvas",
-    "canvas_width", "clip", "covers", "disc", "disc_sprite", "fit", "font", "font_for", "has_bold",
-    "ink_on", "listing", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
-    "seat_badge", "seat_colour", "seat_ink", "seat_name", "shade", "shorten", "sprite", "star",
-    "text", "text_width", "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
+    "canvas", "canvas_width", "clip", "covers", "disc", "disc_sprite", "drawing_in_place", "fit",
+    "font", "font_for", "has_bold", "ink_on", "layer", "layers", "listing", "localised",
+    "min_badge", "min_text", "panel", "paste", "rank_label", "seat_badge", "seat_colour",
+    "seat_ink", "seat_name", "shade", "shorten", "sprite", "star", "text", "text_width",
+    "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
 ]
