@@ -530,7 +530,21 @@ def arrow(
     edge in `outline` (None: no edge) so it reads on light and dark boards. `bend` curves
     it: the middle is pushed `bend` px to the left of the direction of travel (negative: to
     the right); `via` gives the control points of a Bezier curve instead.
-    Drawn into coverage masks at 2x over the arrow's box and shrunk (fast for L masks)."""
+    Drawn into coverage masks at 2x over the arrow's box and shrunk (fast for L masks); the
+    masks of an arrow are cached (a board shows the same few arrows again and again)."""
+    box, edge, body = _arrow_masks((start[0], start[1]), (end[0], end[1]), width, head,
+                                   outline is not None, bend, tuple((p[0], p[1]) for p in via))
+    target = draw._image
+    if outline is not None and edge is not None:
+        target.paste(outline, box, edge)
+    target.paste(fill, box, body)
+
+
+@lru_cache(maxsize=128)
+def _arrow_masks(start: Point, end: Point, width: int, head: int, edged: bool, bend: float,
+                 via: tuple[Point, ...]
+                 ) -> tuple[tuple[int, int, int, int], Image.Image | None, Image.Image]:
+    """(box, coverage of the edge or None, coverage of the arrow) of `arrow`."""
     (x0, y0), (x1, y1) = start, end
     length = math.dist(start, end) or 1.0
     if bend and not via:
@@ -565,11 +579,7 @@ def arrow(
         md.polygon([((x - ox) * k, (y - oy) * k) for x, y in _grown(tri, grow / 2)], fill=255)
         return m.reduce(k)
 
-    target = draw._image
-    box = (ox, oy, ox + w, oy + h)
-    if outline is not None:
-        target.paste(outline, box, mask(4))
-    target.paste(fill, box, mask(0))
+    return (ox, oy, ox + w, oy + h), mask(4) if edged else None, mask(0)
 
 
 def _grown(tri: list[Point], grow: float) -> list[Point]:
