@@ -97,7 +97,24 @@ _LAYOUT = {1: (1,), 2: (2,), 3: (3,), 5: (3, 2), 7: (4, 3)}
 
 
 @lru_cache(maxsize=1024)
-def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
+def _face(number: int, w: int, h: int, mini: bool) -> tuple[Image.Image, Image.Image]:
+    """The face of a card and the 1-bit mask of where it is opaque (all of it but the
+    rounded corners, which are clear): pasted with that mask instead of its alpha, a face
+    gives the same pixels several times faster."""
+    im = _paint_face(number, w, h, mini)
+    alpha = im.getchannel("A")
+    if any(alpha.histogram()[1:255]):  # not all clear or opaque after all: paste as it is
+        return im, alpha
+    return im, alpha.convert("1", dither=Image.Dither.NONE)
+
+
+def _paste_face(draw: ImageDraw.ImageDraw, xy: tuple[float, float], number: int, w: int,
+                h: int, mini: bool) -> None:
+    face, opaque = _face(number, w, h, mini)
+    draw._image.paste(face, (round(xy[0]), round(xy[1])), opaque)
+
+
+def _paint_face(number: int, w: int, h: int, mini: bool) -> Image.Image:
     im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     b = bullheads(number)
@@ -141,7 +158,7 @@ def card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], numb
     x0, y0, x1, y1 = box
     if outline is not None:
         draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=12, fill=outline)
-    T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), False), (x0, y0), "la")
+    _paste_face(draw, (x0, y0), number, round(x1 - x0), round(y1 - y0), False)
     if seat is not None:
         T.seat_badge(draw, (x1 - 6, y1 - 6), seat, 46)
 
@@ -152,7 +169,7 @@ def mini_card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     x0, y0, x1, y1 = box
     if outline is not None:
         draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=8, fill=outline)
-    T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), True), (x0, y0), "la")
+    _paste_face(draw, (x0, y0), number, round(x1 - x0), round(y1 - y0), True)
 
 
 def _slot(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -410,9 +427,16 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                    anchor="mm")
 
 
-def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int = 18,
-          width: float = 86) -> None:
-    """Below a played card: where it went (arrow + row) or the row it took (bull + points)."""
+def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int,
+          width: float, ground: T.RGB) -> None:
+    """Below a played card, on `ground`: where it went (arrow + row) or the row it took
+    (bull + points); the same few chips turn after turn, so they are cached layers."""
+    T.layer(draw, ("6 nimmt chip", xy, p.kind, p.row, p.end, p.bulls, size, width),
+            partial(_paint_chip, xy=xy, p=p, size=size, width=width), ground)
+
+
+def _paint_chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int,
+                width: float) -> None:
     x, y = xy
     h = size + 12
     box = (x - width / 2, y, x + width / 2, y + h)
@@ -458,7 +482,7 @@ def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float
         top = y0 + 56
         outline = {"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind)
         card(draw, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card, outline=outline)
-        _chip(draw, (cx, top + chh + 12), p, _small(draw), min(step - 6, 100))
+        _chip(draw, (cx, top + chh + 12), p, _small(draw), min(step - 6, 100), T.PANEL)
 
 
 @T.localised
@@ -659,7 +683,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
         top = y + 58
         card(d, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card,
              outline={"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind))
-        _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100))
+        _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100), FELT)
     y = body[3] + 20
     if takes:
         T.panel(d, (24, y, width - 24, y + take_h), on=T.BACKGROUND)
