@@ -532,19 +532,22 @@ def arrow(
     the right); `via` gives the control points of a Bezier curve instead.
     Drawn into coverage masks at 2x over the arrow's box and shrunk (fast for L masks); the
     masks of an arrow are cached (a board shows the same few arrows again and again)."""
-    box, edge, body = _arrow_masks((start[0], start[1]), (end[0], end[1]), width, head,
-                                   outline is not None, bend, tuple((p[0], p[1]) for p in via))
+    edge, body = _arrow_masks((start[0], start[1]), (end[0], end[1]), width, head,
+                              outline is not None, bend, tuple((p[0], p[1]) for p in via))
     target = draw._image
-    if outline is not None and edge is not None:
-        target.paste(outline, box, edge)
-    target.paste(fill, box, body)
+    for colour, mask in ((outline, edge), (fill, body)):
+        if colour is not None and mask is not None:
+            target.paste(colour, mask[1], mask[0])
+
+
+Coverage = tuple[Image.Image, tuple[int, int, int, int]] | None  # a mask and its box
 
 
 @lru_cache(maxsize=128)
 def _arrow_masks(start: Point, end: Point, width: int, head: int, edged: bool, bend: float,
-                 via: tuple[Point, ...]
-                 ) -> tuple[tuple[int, int, int, int], Image.Image | None, Image.Image]:
-    """(box, coverage of the edge or None, coverage of the arrow) of `arrow`."""
+                 via: tuple[Point, ...]) -> tuple[Coverage, Coverage]:
+    """The coverage of the edge (None without one) and of the body of `arrow`, each cut to
+    the pixels it covers (a mask pastes in time to its area)."""
     (x0, y0), (x1, y1) = start, end
     length = math.dist(start, end) or 1.0
     if bend and not via:
@@ -568,7 +571,7 @@ def _arrow_masks(start: Point, end: Point, width: int, head: int, edged: bool, b
     w = int(max(p[0] for p in path) + pad) - ox
     h = int(max(p[1] for p in path) + pad) - oy
 
-    def mask(grow: int) -> Image.Image:
+    def mask(grow: int) -> Coverage:
         m = Image.new("L", (w * k, h * k), 0)
         md = ImageDraw.Draw(m)
         pts = [((x - ox) * k, (y - oy) * k) for x, y in shaft]
@@ -577,9 +580,13 @@ def _arrow_masks(start: Point, end: Point, width: int, head: int, edged: bool, b
         for x, y in pts[1:-1]:  # round joints (cheaper than joint="curve")
             md.ellipse((x - r, y - r, x + r, y + r), fill=255)
         md.polygon([((x - ox) * k, (y - oy) * k) for x, y in _grown(tri, grow / 2)], fill=255)
-        return m.reduce(k)
+        small = m.reduce(k)
+        box = small.getbbox()
+        if box is None:
+            return None
+        return small.crop(box), (ox + box[0], oy + box[1], ox + box[2], oy + box[3])
 
-    return (ox, oy, ox + w, oy + h), mask(4) if edged else None, mask(0)
+    return mask(4) if edged else None, mask(0)
 
 
 def _grown(tri: list[Point], grow: float) -> list[Point]:
