@@ -97,24 +97,24 @@ _LAYOUT = {1: (1,), 2: (2,), 3: (3,), 5: (3, 2), 7: (4, 3)}
 
 
 @lru_cache(maxsize=1024)
-def _face(number: int, w: int, h: int, mini: bool) -> tuple[Image.Image, Image.Image]:
-    """The face of a card and the 1-bit mask of where it is opaque (all of it but the
-    rounded corners, which are clear): pasted with that mask instead of its alpha, a face
-    gives the same pixels several times faster."""
-    im = _paint_face(number, w, h, mini)
-    alpha = im.getchannel("A")
+def _face_mask(number: int, w: int, h: int, mini: bool) -> Image.Image:
+    """Where the face of a card is opaque: all of it but the rounded corners, which are
+    clear, so a 1-bit mask; pasted with it instead of its alpha, a face gives the same pixels
+    several times faster."""
+    alpha = _face(number, w, h, mini).getchannel("A")
     if any(alpha.histogram()[1:255]):  # not all clear or opaque after all: paste as it is
-        return im, alpha
-    return im, alpha.convert("1", dither=Image.Dither.NONE)
+        return alpha
+    return alpha.convert("1", dither=Image.Dither.NONE)
 
 
 def _paste_face(draw: ImageDraw.ImageDraw, xy: tuple[float, float], number: int, w: int,
                 h: int, mini: bool) -> None:
-    face, opaque = _face(number, w, h, mini)
-    draw._image.paste(face, (round(xy[0]), round(xy[1])), opaque)
+    draw._image.paste(_face(number, w, h, mini), (round(xy[0]), round(xy[1])),
+                      _face_mask(number, w, h, mini))
 
 
-def _paint_face(number: int, w: int, h: int, mini: bool) -> Image.Image:
+@lru_cache(maxsize=1024)
+def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
     im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     b = bullheads(number)

@@ -27,12 +27,15 @@ What is here: the palette constants and `SEAT_COLOURS` (`seat_colour`, `seat_ink
 `shade`); `font(size, bold)` (Noto Sans Regular/Bold from renderers/fonts/, OFL) and
 `covers(s)`; `text`, `text_width`; `canvas`, `panel`, `disc` (anti-aliased), `seat_badge`,
 `star`, `arrow` (straight, bent or along a Bezier curve; `bezier`, `shorten`),
-`sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `title_strip`,
+`sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `layer`; `title_strip`,
 `rank_label`; `to_png`.
 
-Speed: a picture should render and encode in well under 30 ms. Text masks, badges and
-discs are cached; cache your own repeated pieces (cards, stones) with functools.lru_cache
-on a function returning an RGBA image and `paste` them. `to_png` costs about 10 ms.
+Speed: a picture should render and encode in well under 30 ms. Text masks, badges, discs,
+text widths and arrows are cached; cache your own repeated pieces (cards, stones) with
+functools.lru_cache on a function returning an RGBA image and `paste` them. What stays put
+from move to move (an empty board, a panel) is a cached `layer`: drawn once at the picture's
+own coordinates and pasted, the same pixels as drawing it in place (`drawing_in_place()`
+draws without the cache, for the tests). `to_png` costs about 10 ms.
 """
 
 from __future__ import annotations
