@@ -302,27 +302,34 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
     row_h = CARD_H * scale + 2 * (ROW_PAD * scale)  # as the cards' boxes add up
     for r, row in enumerate(view["rows"]):
         top = y + r * (row_h + 12 * scale)
-        # the felt, the row number and the empty slots: the same whenever the row is as long
-        T.layer(draw, ("6 nimmt row", x, top, width, r, len(row), pro, scale),
-                partial(_row_felt, x=x, top=top, width=width, r=r, cards=len(row), pro=pro,
+        full = len(row) >= ROW_CARDS
+        T.layer(draw, ("6 nimmt row", x, top, width, r, pro and full, scale),
+                partial(_row_felt, x=x, top=top, width=width, r=r, pro=pro, full=full,
                         scale=scale))
         cx = _row_cards_x(x, pro, scale)
-        for i, number in enumerate(row[:ROW_CARDS]):
+        badge = False  # a card's badge reaches into the next slot: that one is drawn over it
+        for i in range(ROW_CARDS + 1):
             box = _row_slot(cx, top, i, scale)
-            seat, took = marks.get(number, (None, False))
-            card(draw, box, number, seat=seat,
-                 outline=None if seat is None else (T.DANGER if took else T.HIGHLIGHT))
-            if seat is not None and i + 1 >= len(row):
-                # its badge reaches into the next slot, which is drawn over it
-                _slot(draw, _row_slot(cx, top, i + 1, scale), danger=i + 1 == ROW_CARDS,
-                      label="6")
+            if i < min(len(row), ROW_CARDS):
+                seat, took = marks.get(row[i], (None, False))
+                card(draw, box, row[i], seat=seat,
+                     outline=None if seat is None else (T.DANGER if took else T.HIGHLIGHT))
+                badge = seat is not None
+                continue
+            danger = i == ROW_CARDS
+            if badge:
+                _slot(draw, box, danger=danger, label="6")
+            else:
+                T.layer(draw, ("6 nimmt slot", box, danger),
+                        partial(_slot, box=box, danger=danger, label="6"), FELT)
+            badge = False
         # the row's bullheads
         total = sum(bullheads(c) for c in row)
         bx = x + width - 52 * scale
         bull_icon(draw, (bx, top + row_h / 2 - 22 * scale), int(34 * scale), T.INK, FELT)
         T.text(draw, (bx, top + row_h / 2 + 22 * scale), str(total),
-               max(_small(draw), int(_big(draw) * scale)),
-               T.DANGER if len(row) >= ROW_CARDS else T.INK, bold=True, anchor="mm")
+               max(_small(draw), int(_big(draw) * scale)), T.DANGER if full else T.INK,
+               bold=True, anchor="mm")
     return y + 4 * row_h + 3 * 12 * scale
 
 
@@ -338,8 +345,9 @@ def _row_slot(cx: float, top: float, i: int, scale: float) -> tuple[float, float
 
 
 def _row_felt(draw: ImageDraw.ImageDraw, x: float, top: float, width: float, r: int,
-              cards: int, pro: bool, scale: float) -> None:
-    """Row `r` without its cards: the felt, its number, the slots from `cards` on."""
+              pro: bool, full: bool, scale: float) -> None:
+    """Row `r` without its cards and slots: the felt, its number and, in the professional
+    game, the slot at its left end."""
     row_h = CARD_H * scale + 2 * (ROW_PAD * scale)  # as the cards' boxes add up
     draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
                            fill=FELT, outline=FELT_EDGE, width=2)
@@ -349,15 +357,11 @@ def _row_felt(draw: ImageDraw.ImageDraw, x: float, top: float, width: float, r: 
     lx = x + max(30 * scale, size / 2 + 3)  # inside the row's felt
     T.disc(draw, (lx, top + row_h / 2), size, FELT_EDGE)
     T.text(draw, (lx, top + row_h / 2), str(r + 1), label, T.INK, bold=True, anchor="mm")
-    full = cards >= ROW_CARDS
     if pro:
         box = _row_slot(x + 60 * scale, top, 0, scale)
         _slot(draw, box, danger=full, label="6")
         if not full:
             _arrow_hint(draw, box, left=True)
-    cx = _row_cards_x(x, pro, scale)
-    for i in range(cards, ROW_CARDS + 1):
-        _slot(draw, _row_slot(cx, top, i, scale), danger=i == ROW_CARDS, label="6")
 
 
 def _arrow_hint(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -427,16 +431,9 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                    anchor="mm")
 
 
-def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int,
-          width: float, ground: T.RGB) -> None:
-    """Below a played card, on `ground`: where it went (arrow + row) or the row it took
-    (bull + points); the same few chips turn after turn, so they are cached layers."""
-    T.layer(draw, ("6 nimmt chip", xy, p.kind, p.row, p.end, p.bulls, size, width),
-            partial(_paint_chip, xy=xy, p=p, size=size, width=width), ground)
-
-
-def _paint_chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int,
-                width: float) -> None:
+def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: int = 18,
+          width: float = 86) -> None:
+    """Below a played card: where it went (arrow + row) or the row it took (bull + points)."""
     x, y = xy
     h = size + 12
     box = (x - width / 2, y, x + width / 2, y + h)
@@ -482,7 +479,7 @@ def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float
         top = y0 + 56
         outline = {"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind)
         card(draw, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card, outline=outline)
-        _chip(draw, (cx, top + chh + 12), p, _small(draw), min(step - 6, 100), T.PANEL)
+        _chip(draw, (cx, top + chh + 12), p, _small(draw), min(step - 6, 100))
 
 
 @T.localised
@@ -683,7 +680,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
         top = y + 58
         card(d, (cx - cw / 2, top, cx + cw / 2, top + chh), p.card,
              outline={"take": T.DANGER, "choose": T.HIGHLIGHT}.get(p.kind))
-        _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100), FELT)
+        _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100))
     y = body[3] + 20
     if takes:
         T.panel(d, (24, y, width - 24, y + take_h), on=T.BACKGROUND)

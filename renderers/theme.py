@@ -341,7 +341,10 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
 # slots, a seat's panel) are drawn once and pasted. A layer is drawn at the picture's own
 # coordinates on a canvas of the picture's size, so its pixels are exactly those that drawing
 # it in place gives; `drawing_in_place()` turns the cache off to check that.
-LAYER_BYTES = 48 << 20  # the layers of every game and language together stay under this
+# Every layer of every option set of the four games in both languages came to 48 MB (a few
+# thousand pictures of random games); a cache smaller than what is in use would redraw
+# layers (about 1 ms each) all the time, so the bound leaves room.
+LAYER_BYTES = 64 << 20
 Piece = tuple[Image.Image, tuple[int, int]] | None  # a layer's pixels and where they go
 
 
