@@ -44,6 +44,7 @@ import contextvars
 import functools
 import io
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -356,24 +357,30 @@ class _Layers:
         self.budget = budget
         self.pieces: OrderedDict[Hashable, Piece] = OrderedDict()
         self.bytes = 0
+        self.lock = threading.Lock()  # the bot may draw in threads (workers = 0)
 
     def get(self, key: Hashable) -> tuple[bool, Piece]:
         """(whether `key` is cached, its piece)."""
-        if key not in self.pieces:
-            return False, None
-        self.pieces.move_to_end(key)
-        return True, self.pieces[key]
+        with self.lock:
+            if key not in self.pieces:
+                return False, None
+            self.pieces.move_to_end(key)
+            return True, self.pieces[key]
 
     def put(self, key: Hashable, piece: Piece) -> None:
-        self.pieces[key] = piece
-        self.bytes += _nbytes(piece)
-        while self.bytes > self.budget and len(self.pieces) > 1:
-            _, old = self.pieces.popitem(last=False)
-            self.bytes -= _nbytes(old)
+        with self.lock:
+            if key in self.pieces:  # drawn by two threads at once
+                return
+            self.pieces[key] = piece
+            self.bytes += _nbytes(piece)
+            while self.bytes > self.budget and len(self.pieces) > 1:
+                _, old = self.pieces.popitem(last=False)
+                self.bytes -= _nbytes(old)
 
     def cache_clear(self) -> None:
-        self.pieces.clear()
-        self.bytes = 0
+        with self.lock:
+            self.pieces.clear()
+            self.bytes = 0
 
 
 def _nbytes(piece: Piece) -> int:
