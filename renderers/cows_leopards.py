@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
@@ -330,22 +330,21 @@ def _draw_side(
         y += 16
     # cows (seat 0), then leopards (seat 1): badge, piece, in hand, on the board
     for seat in (0, 1):
-        # badge above piece on the left leaves the counts the width they need at TEXT
         h = 112
-        _card(d, (x0, y, x1, y + h), seat in to_act)
-        theme.seat_badge(d, (x0 + 38, y + 32), seat, 46,
-                         ring=theme.HIGHLIGHT if seat in to_act else None)
-        piece = _cow_sprite(COW) if seat == 0 else _leopard_sprite(LEOPARD)
-        theme.paste(d, piece, (x0 + 38, y + 82 + (2 if seat == 0 else 0)))
+        labels = (theme.tr("in hand"), theme.tr("on board"))
+        lines = (y + h / 2 - 22, y + h / 2 + 22)
+        theme.layer(d, ("cows and leopards card", x0, x1, y, seat, seat in to_act, labels),
+                    partial(_side_card, box=(x0, y, x1, y + h), seat=seat,
+                            acting=seat in to_act, lines=lines, labels=labels))
         key = "cows" if seat == 0 else "leopards"
-        _stat(d, x0 + 80, x1 - 16, y + h / 2 - 22, theme.tr("in hand"), str(hand.get(key, 0)))
-        _stat(d, x0 + 80, x1 - 16, y + h / 2 + 22, theme.tr("on board"),
-              str(len(view.get(key) or [])))
+        counts = (str(hand.get(key, 0)), str(len(view.get(key) or [])))
+        for cy, value in zip(lines, counts, strict=True):
+            theme.text(d, (x1 - 16, cy), value, TEXT + 2, theme.INK, bold=True, anchor="rm")
         y += h + 14
     # the captures: one small cow per cow the leopards need, crossed out when taken
     per_row = _pips_per_row(x1 - x0 - 40, target)
     h = 34 + 28 * math.ceil(target / per_row) + TEXT + 8
-    theme.panel(d, (x0, y, x1, y + h))
+    theme.panel(d, (x0, y, x1, y + h), on=theme.BACKGROUND)
     _pips(d, x0 + 20, y + 16, x1 - x0 - 40, captured, target)
     # the last move and the quiet count sit at the bottom of the column
     y = lay.frame[3]
@@ -363,19 +362,28 @@ def _draw_side(
         y -= TEXT + 10
     if act is not None:
         h = 62
-        theme.panel(d, (x0, y - h, x1, y), fill=theme.shade(theme.BACKGROUND, 0.8))
+        theme.panel(d, (x0, y - h, x1, y), fill=theme.shade(theme.BACKGROUND, 0.8),
+                    on=theme.BACKGROUND)
         if isinstance(act.get("seat"), int):
             theme.seat_badge(d, (x0 + 32, y - h / 2), act["seat"], 46)
         move = theme.clip(_move_text(act), TEXT, x1 - x0 - 80, bold=True)
         theme.text(d, (x0 + 64, y - h / 2), move, TEXT, theme.INK, bold=True, anchor="lm")
 
 
-def _stat(d: ImageDraw.ImageDraw, x: float, right: float, cy: float, label: str, value: str
-          ) -> None:
-    """One line: a label from x and its bold number right-aligned at `right`, around cy."""
-    theme.text(d, (x, cy), theme.clip(label, TEXT, right - x - 50), TEXT, theme.MUTED,
-               anchor="lm")
-    theme.text(d, (right, cy), value, TEXT + 2, theme.INK, bold=True, anchor="rm")
+def _side_card(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], seat: int,
+               acting: bool, lines: tuple[float, float], labels: tuple[str, str]) -> None:
+    """A side's card without its counts: badge above piece on the left (which leaves the
+    counts the width they need at TEXT), the labels of "in hand" and "on board" centred on
+    `lines`."""
+    x0, y, x1, _ = box
+    _card(d, box, acting)
+    theme.seat_badge(d, (x0 + 38, y + 32), seat, 46, ring=theme.HIGHLIGHT if acting else None)
+    piece = _cow_sprite(COW) if seat == 0 else _leopard_sprite(LEOPARD)
+    theme.paste(d, piece, (x0 + 38, y + 82 + (2 if seat == 0 else 0)))
+    x, right = x0 + 80, x1 - 16
+    for cy, label in zip(lines, labels, strict=True):
+        theme.text(d, (x, cy), theme.clip(label, TEXT, right - x - 50), TEXT, theme.MUTED,
+                   anchor="lm")
 
 
 def _pips_per_row(width: float, target: int) -> int:
@@ -430,7 +438,7 @@ def _draw_result(
     lines = theme.wrap(why, TEXT, x1 - x0 - 24) if why else []
     h = 100 + len(lines) * (TEXT + 8)
     theme.panel(d, (x0, y, x1, y + h), fill=theme.shade(theme.PANEL, 1.12),
-                outline=theme.HIGHLIGHT, width=4)
+                outline=theme.HIGHLIGHT, width=4, on=theme.BACKGROUND)
     cx = (x0 + x1) / 2
     if len(scores) == 2 and scores[0] != scores[1]:
         winner = 0 if scores[0] > scores[1] else 1

@@ -287,8 +287,9 @@ def _draw_arrows(draw: ImageDraw.ImageDraw, arrows: list[tuple]) -> None:
 
 
 # --- the picture ----------------------------------------------------------------------------
-def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict]) -> None:
-    board = view["board"]
+def _empty_board(draw: ImageDraw.ImageDraw, title: str, subtitle: str) -> None:
+    """The title and the board without stones or house symbols: the same on every move."""
+    T.title_strip(draw, WIDTH, title, subtitle)
     fx0, fy0 = BOARD_X - 16, BOARD_Y - 16
     fx1, fy1 = BOARD_X + 10 * SQ + 16, BOARD_Y + 3 * SQ + 16
     draw.rounded_rectangle((fx0 + 4, fy0 + 8, fx1 + 4, fy1 + 8), radius=18, fill=(18, 20, 26))
@@ -302,12 +303,16 @@ def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict]) 
         draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), outline=T.shade(fill, 1.25), width=1)
         # the top of the digits at the square's top edge: the stone sits just below them
         T.text(draw, (x0 + 6, y0 + 6), str(n), SMALL, NUMBER, bold=True, anchor="lt")
-        if n in GLYPHS:
-            occupied = board[n - 1] != "."
-            if occupied:
-                T.paste(draw, _glyph(n, 26), (x1 - 17, y0 + 17))
-            else:
-                T.paste(draw, _glyph(n, 52), ((x0 + x1) / 2, (y0 + y1) / 2 + 16))
+
+
+def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict]) -> None:
+    board = view["board"]
+    for n in GLYPHS:  # inside their squares, clear of the numbers: after every square is fine
+        x0, y0, x1, y1 = square_box(n)
+        if board[n - 1] != ".":
+            T.paste(draw, _glyph(n, 26), (x1 - 17, y0 + 17))
+        else:
+            T.paste(draw, _glyph(n, 52), ((x0 + x1) / 2, (y0 + y1) / 2 + 16))
     arrows = _last_move(draw, events)
     for n in range(1, 31):
         ch = board[n - 1]
@@ -341,13 +346,20 @@ def _path_marks(draw: ImageDraw.ImageDraw) -> None:
 def _tray(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], seat: int,
           view: dict[str, Any], acting: bool) -> None:
     """A seat's panel: badge, its stone, borne-off stones (of 5) and count."""
+    off = int(view["off"][seat])
+    label = T.tr("{off}/5 off", off=off)
+    T.layer(draw, ("senet tray", box, seat, off, label, acting),
+            partial(_paint_tray, box=box, seat=seat, off=off, label=label, acting=acting))
+
+
+def _paint_tray(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], seat: int,
+                off: int, label: str, acting: bool) -> None:
     x0, y0, x1, y1 = box
     T.panel(draw, box, outline=T.HIGHLIGHT if acting else T.PANEL_EDGE, width=3 if acting else 2)
     cy = y0 + 40
     T.seat_badge(draw, (x0 + 36, cy), seat, 46, ring=T.HIGHLIGHT if acting else None)
     stone(draw, (x0 + 96, cy), seat, STONE)
-    off = int(view["off"][seat])
-    label = T.clip(T.tr("{off}/5 off", off=off), SMALL, x1 - x0 - 142, bold=True)
+    label = T.clip(label, SMALL, x1 - x0 - 142, bold=True)
     T.text(draw, (x1 - 14, cy), label, SMALL, T.INK, bold=True, anchor="rm")
     # the five places off the board
     for i in range(5):
@@ -362,7 +374,7 @@ def _tray(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], sea
 def _centre_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                   view: dict[str, Any], events: list[dict]) -> None:
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     value, seat, how = _throw_of(view, events)
     sticks(draw, (x0 + 24, y0 + 22), value)
     vx = x0 + 24 + 4 * 34 + 50
@@ -404,8 +416,9 @@ def _picture(view: dict[str, Any], events: list[dict], outcome: dict | None) -> 
     height = BOARD_Y + 3 * SQ + 16 + 30 + 170 + 24
     img, d = T.canvas(WIDTH, height)
     over = outcome is not None or view.get("phase") == "over"
-    subtitle = T.tr("final") if over else ""
-    T.title_strip(d, WIDTH, T.tr("Senet"), subtitle)
+    title, subtitle = T.tr("Senet"), T.tr("final") if over else ""
+    T.layer(d, ("senet board", title, subtitle), partial(_empty_board, title=title,
+                                                          subtitle=subtitle))
     _board(d, view, events)
     top = BOARD_Y + 3 * SQ + 16 + 30
     tray_w = 330
@@ -424,7 +437,7 @@ def _picture(view: dict[str, Any], events: list[dict], outcome: dict | None) -> 
 def _result_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                   view: dict[str, Any], outcome: dict | None) -> None:
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     scores = (outcome or {}).get("scores") or list(view["off"])
     ranks = (outcome or {}).get("ranks") or [1 if s == max(scores) else 2 for s in scores]
     order = sorted(range(len(scores)), key=lambda s: (ranks[s], s))

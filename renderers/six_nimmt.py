@@ -97,6 +97,23 @@ _LAYOUT = {1: (1,), 2: (2,), 3: (3,), 5: (3, 2), 7: (4, 3)}
 
 
 @lru_cache(maxsize=1024)
+def _face_mask(number: int, w: int, h: int, mini: bool) -> Image.Image:
+    """Where the face of a card is opaque: all of it but the rounded corners, which are
+    clear, so a 1-bit mask; pasted with it instead of its alpha, a face gives the same pixels
+    several times faster."""
+    alpha = _face(number, w, h, mini).getchannel("A")
+    if any(alpha.histogram()[1:255]):  # not all clear or opaque after all: paste as it is
+        return alpha
+    return alpha.convert("1", dither=Image.Dither.NONE)
+
+
+def _paste_face(draw: ImageDraw.ImageDraw, xy: tuple[float, float], number: int, w: int,
+                h: int, mini: bool) -> None:
+    draw._image.paste(_face(number, w, h, mini), (round(xy[0]), round(xy[1])),
+                      _face_mask(number, w, h, mini))
+
+
+@lru_cache(maxsize=1024)
 def _face(number: int, w: int, h: int, mini: bool) -> Image.Image:
     im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
@@ -141,7 +158,7 @@ def card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], numb
     x0, y0, x1, y1 = box
     if outline is not None:
         draw.rounded_rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), radius=12, fill=outline)
-    T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), False), (x0, y0), "la")
+    _paste_face(draw, (x0, y0), number, round(x1 - x0), round(y1 - y0), False)
     if seat is not None:
         T.seat_badge(draw, (x1 - 6, y1 - 6), seat, 46)
 
@@ -152,7 +169,7 @@ def mini_card(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     x0, y0, x1, y1 = box
     if outline is not None:
         draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=8, fill=outline)
-    T.paste(draw, _face(number, round(x1 - x0), round(y1 - y0), True), (x0, y0), "la")
+    _paste_face(draw, (x0, y0), number, round(x1 - x0), round(y1 - y0), True)
 
 
 def _slot(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -282,36 +299,30 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
     """The four rows from (x, y) across `width`; `marks` maps card -> (seat, took) for cards
     played this turn. Returns the bottom y."""
     pro = bool(view["options"].get("professional"))
-    cw, ch, gap = CARD_W * scale, CARD_H * scale, GAP * scale
-    pad = ROW_PAD * scale
-    row_h = ch + 2 * pad
+    row_h = CARD_H * scale + 2 * (ROW_PAD * scale)  # as the cards' boxes add up
     for r, row in enumerate(view["rows"]):
         top = y + r * (row_h + 12 * scale)
-        draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
-                               fill=FELT, outline=FELT_EDGE, width=2)
-        # row number
-        label = _small(draw)
-        size = max(int(label * 1.35), int(44 * scale))
-        lx = x + max(30 * scale, size / 2 + 3)  # inside the row's felt
-        T.disc(draw, (lx, top + row_h / 2), size, FELT_EDGE)
-        T.text(draw, (lx, top + row_h / 2), str(r + 1), label, T.INK, bold=True, anchor="mm")
-        cx = x + 60 * scale
         full = len(row) >= ROW_CARDS
-        if pro:
-            _slot(draw, (cx, top + pad, cx + cw, top + pad + ch), danger=full, label="6")
-            if not full:
-                _arrow_hint(draw, (cx, top + pad, cx + cw, top + pad + ch), left=True)
-            cx += cw + gap
-        for i in range(ROW_CARDS):
-            box = (cx + i * (cw + gap), top + pad, cx + i * (cw + gap) + cw, top + pad + ch)
-            if i < len(row):
+        T.layer(draw, ("6 nimmt row", x, top, width, r, pro and full, scale),
+                partial(_row_felt, x=x, top=top, width=width, r=r, pro=pro, full=full,
+                        scale=scale))
+        cx = _row_cards_x(x, pro, scale)
+        badge = False  # a card's badge reaches into the next slot: that one is drawn over it
+        for i in range(ROW_CARDS + 1):
+            box = _row_slot(cx, top, i, scale)
+            if i < min(len(row), ROW_CARDS):
                 seat, took = marks.get(row[i], (None, False))
                 card(draw, box, row[i], seat=seat,
                      outline=None if seat is None else (T.DANGER if took else T.HIGHLIGHT))
+                badge = seat is not None
+                continue
+            danger = i == ROW_CARDS
+            if badge:
+                _slot(draw, box, danger=danger, label="6")
             else:
-                _slot(draw, box)
-        box6 = (cx + 5 * (cw + gap), top + pad, cx + 5 * (cw + gap) + cw, top + pad + ch)
-        _slot(draw, box6, danger=True, label="6")
+                T.layer(draw, ("6 nimmt slot", box, danger),
+                        partial(_slot, box=box, danger=danger, label="6"), FELT)
+            badge = False
         # the row's bullheads
         total = sum(bullheads(c) for c in row)
         bx = x + width - 52 * scale
@@ -320,6 +331,37 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: float, y: float, width: float,
                max(_small(draw), int(_big(draw) * scale)), T.DANGER if full else T.INK,
                bold=True, anchor="mm")
     return y + 4 * row_h + 3 * 12 * scale
+
+
+def _row_cards_x(x: float, pro: bool, scale: float) -> float:
+    """The left of a row's first card (right of the professional left-end slot)."""
+    return x + 60 * scale + (CARD_W * scale + GAP * scale if pro else 0)
+
+
+def _row_slot(cx: float, top: float, i: int, scale: float) -> tuple[float, float, float, float]:
+    """The box of a row's `i`th card (5: the sixth slot), cards from `cx`."""
+    cw, ch, gap, pad = CARD_W * scale, CARD_H * scale, GAP * scale, ROW_PAD * scale
+    return (cx + i * (cw + gap), top + pad, cx + i * (cw + gap) + cw, top + pad + ch)
+
+
+def _row_felt(draw: ImageDraw.ImageDraw, x: float, top: float, width: float, r: int,
+              pro: bool, full: bool, scale: float) -> None:
+    """Row `r` without its cards and slots: the felt, its number and, in the professional
+    game, the slot at its left end."""
+    row_h = CARD_H * scale + 2 * (ROW_PAD * scale)  # as the cards' boxes add up
+    draw.rounded_rectangle((x, top, x + width, top + row_h), radius=int(16 * scale),
+                           fill=FELT, outline=FELT_EDGE, width=2)
+    # row number
+    label = _small(draw)
+    size = max(int(label * 1.35), int(44 * scale))
+    lx = x + max(30 * scale, size / 2 + 3)  # inside the row's felt
+    T.disc(draw, (lx, top + row_h / 2), size, FELT_EDGE)
+    T.text(draw, (lx, top + row_h / 2), str(r + 1), label, T.INK, bold=True, anchor="mm")
+    if pro:
+        box = _row_slot(x + 60 * scale, top, 0, scale)
+        _slot(draw, box, danger=full, label="6")
+        if not full:
+            _arrow_hint(draw, box, left=True)
 
 
 def _arrow_hint(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -342,7 +384,7 @@ def _sidebar(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
              view: dict[str, Any], events: list[dict]) -> None:
     """Each seat: badge, points left, and what it is doing (picked, to pick, to choose)."""
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     n = _seats(view)
     to_act = set(view.get("to_act") or [])
     phase = view.get("phase")
@@ -424,7 +466,7 @@ def _chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], p: Played, size: i
 def _turn_strip(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
                 played: list[Played]) -> None:
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     n = len(played)
     avail = x1 - x0 - 40
     step = min(104, avail / max(n, 1))
@@ -530,7 +572,7 @@ def _public_hands(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
                   view: dict[str, Any]) -> None:
     """Logical: every hand is public; one line per seat of badge + small cards."""
     x0, y0, x1, y1 = box
-    T.panel(draw, box)
+    T.panel(draw, box, on=T.BACKGROUND)
     n = _seats(view)
     for s in range(n):
         cy = y0 + 20 + s * HAND_LINE + HAND_LINE / 2
@@ -582,7 +624,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     px = rx + rows_w + 30
     cx = px + PANEL_W / 2
     small = _small(d)
-    T.panel(d, (px, y, px + PANEL_W, y + rows_h))
+    T.panel(d, (px, y, px + PANEL_W, y + rows_h), on=T.BACKGROUND)
     T.text(d, (cx, y + 34), T.clip(T.tr("points"), small, PANEL_W - 12), small, T.MUTED,
            anchor="mm")
     T.text(d, (cx, y + 84), str(view["points"][seat]), _big(d) + 4, T.INK, bold=True,
@@ -593,7 +635,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
         cw, chh = 84, 112
         card(d, (cx - cw / 2, y + 184, cx + cw / 2, y + 184 + chh), pick, outline=T.HIGHLIGHT)
     y += rows_h + 24
-    T.panel(d, (24, y, width - 24, y + hand_h))
+    T.panel(d, (24, y, width - 24, y + hand_h), on=T.BACKGROUND)
     T.text(d, (44, y + 26), T.tr("hand"), small, T.MUTED, anchor="lm")
     T.text(d, (width - 44, y + 26), str(len(cards)), small, T.MUTED, anchor="rm")
     for i, c in enumerate(cards):
@@ -630,7 +672,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     img, d = T.canvas(width, height)
     y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     body = (24, y, width - 24, y + 50 + chh + 40 + chip_h)
-    T.panel(d, body, fill=FELT, outline=FELT_EDGE)
+    T.panel(d, body, fill=FELT, outline=FELT_EDGE, on=T.BACKGROUND)
     left = (width - step * n) / 2
     for i, p in enumerate(played):
         cx = left + step * (i + 0.5)
@@ -641,7 +683,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
         _chip(d, (cx, top + chh + 12), p, _small(d), min(step - 6, 100))
     y = body[3] + 20
     if takes:
-        T.panel(d, (24, y, width - 24, y + take_h))
+        T.panel(d, (24, y, width - 24, y + take_h), on=T.BACKGROUND)
         for i, p in enumerate(takes):
             cy = y + 18 + i * 70 + 35
             T.seat_badge(d, (60, cy), p.seat, 46)
@@ -669,7 +711,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     img, d = T.canvas(width, height)
     y = T.title_strip(d, width, T.tr("6 nimmt!"),
                       T.tr("final · round {round}", round=view["round"])) + 30
-    T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14))
+    T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14), on=T.BACKGROUND)
     order = sorted(range(n), key=lambda s: (ranks[s], s))
     lo = min(0, *scores)
     hi = max(start, *scores)

@@ -27,12 +27,15 @@ What is here: the palette constants and `SEAT_COLOURS` (`seat_colour`, `seat_ink
 `shade`); `font(size, bold)` (Noto Sans Regular/Bold from renderers/fonts/, OFL) and
 `covers(s)`; `text`, `text_width`; `canvas`, `panel`, `disc` (anti-aliased), `seat_badge`,
 `star`, `arrow` (straight, bent or along a Bezier curve; `bezier`, `shorten`),
-`sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `title_strip`,
+`sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `layer`; `title_strip`,
 `rank_label`; `to_png` (`palette_png` writes a palette picture).
 
-Speed: a picture should render and encode in well under 30 ms. Text masks, badges and
-discs are cached; cache your own repeated pieces (cards, stones) with functools.lru_cache
-on a function returning an RGBA image and `paste` them. `to_png` costs about 2 ms.
+Speed: a picture should render and encode in well under 30 ms. Text masks, badges, discs,
+text widths and arrows are cached; cache your own repeated pieces (cards, stones) with
+functools.lru_cache on a function returning an RGBA image and `paste` them. What stays put
+from move to move (an empty board, a panel) is a cached `layer`: drawn once at the picture's
+own coordinates and pasted, the same pixels as drawing it in place (`drawing_in_place()`
+draws without the cache, for the tests). `to_png` costs about 2 ms.
 """
 
 from __future__ import annotations
@@ -41,15 +44,17 @@ import contextvars
 import functools
 import math
 import struct
+import threading
 import zlib
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
 from isal import isal_zlib
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 _R = TypeVar("_R")
 RGB = tuple[int, int, int]
@@ -263,6 +268,7 @@ def text(
     return (x + left, y + top, x + right, y + bottom)
 
 
+@lru_cache(maxsize=4096)
 def text_width(s: str, size: int, bold: bool = False) -> float:
     """The advance width of `s` in pixels."""
     return font_for(s, size, bold).getlength(s)
@@ -291,9 +297,19 @@ def panel(
     outline: RGB | None = PANEL_EDGE,
     radius: int = 14,
     width: int = 2,
+    on: RGB | None = None,
 ) -> None:
-    """A rounded rectangle (x0, y0, x1, y1)."""
-    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    """A rounded rectangle (x0, y0, x1, y1). `on`: the plain colour the picture still has
+    everywhere in `box` (usually BACKGROUND), if it does: then the panel is a cached `layer`
+    (a large rounded rectangle costs more than pasting its pixels)."""
+
+    def paint(d: ImageDraw.ImageDraw) -> None:
+        d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+    if on is None:
+        paint(draw)
+    else:
+        layer(draw, ("panel", box, fill, outline, radius, width), paint, on)
 
 
 def sprite(
@@ -321,6 +337,105 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
         target.alpha_composite(im, pos)
     else:
         target.paste(im, pos, im)
+
+
+# --- cached layers --------------------------------------------------------------------------
+# The parts of a picture that stay put from move to move (an empty board, a row's felt and
+# slots, a seat's panel) are drawn once and pasted. A layer is drawn at the picture's own
+# coordinates on a canvas of the picture's size, so its pixels are exactly those that drawing
+# it in place gives; `drawing_in_place()` turns the cache off to check that.
+# Every layer of every option set of the four games in both languages came to 48 MB (a few
+# thousand pictures of random games); a cache smaller than what is in use would redraw
+# layers (about 1 ms each) all the time, so the bound leaves room.
+LAYER_BYTES = 64 << 20
+Piece = tuple[Image.Image, tuple[int, int]] | None  # a layer's pixels and where they go
+
+
+class _Layers:
+    """Cached layers by key; the least recently used go first once they pass `budget` bytes
+    (the bot's picture workers live long and draw every game in every language)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.pieces: OrderedDict[Hashable, Piece] = OrderedDict()
+        self.bytes = 0
+        self.lock = threading.Lock()  # the bot may draw in threads (workers = 0)
+
+    def get(self, key: Hashable) -> tuple[bool, Piece]:
+        """(whether `key` is cached, its piece)."""
+        with self.lock:
+            if key not in self.pieces:
+                return False, None
+            self.pieces.move_to_end(key)
+            return True, self.pieces[key]
+
+    def put(self, key: Hashable, piece: Piece) -> None:
+        with self.lock:
+            if key in self.pieces:  # drawn by two threads at once
+                return
+            self.pieces[key] = piece
+            self.bytes += _nbytes(piece)
+            while self.bytes > self.budget and len(self.pieces) > 1:
+                _, old = self.pieces.popitem(last=False)
+                self.bytes -= _nbytes(old)
+
+    def cache_clear(self) -> None:
+        with self.lock:
+            self.pieces.clear()
+            self.bytes = 0
+
+
+def _nbytes(piece: Piece) -> int:
+    return 0 if piece is None else piece[0].width * piece[0].height * 4  # 4 bytes a pixel
+
+
+layers = _Layers(LAYER_BYTES)
+_in_place: contextvars.ContextVar[bool] = contextvars.ContextVar("in_place", default=False)
+
+
+@contextmanager
+def drawing_in_place() -> Iterator[None]:
+    """Draw every `layer` inside the block in place, without the cache (to compare)."""
+    token = _in_place.set(True)
+    try:
+        yield
+    finally:
+        _in_place.reset(token)
+
+
+def layer(draw: ImageDraw.ImageDraw, key: Hashable,
+          paint: Callable[[ImageDraw.ImageDraw], None], fill: RGB = BACKGROUND,
+          under: Callable[[ImageDraw.ImageDraw], None] | None = None) -> None:
+    """What `paint(draw)` draws, pasted from the cache when drawn before. Only where the
+    picture is still plain `fill`, or what `under` draws on `fill`, wherever `paint` draws.
+    `key` holds everything `paint` and `under` depend on besides the picture's width
+    (positions, options, counts, the translated words: never the English words on a
+    Japanese board)."""
+    if _in_place.get():
+        paint(draw)
+        return
+    size = draw._image.size
+    full = (key, size[0], fill)
+    known, piece = layers.get(full)
+    if not known:
+        piece = _draw_layer(size, paint, fill, under)
+        layers.put(full, piece)
+    if piece is not None:
+        draw._image.paste(*piece)
+
+
+def _draw_layer(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw], None],
+                fill: RGB, under: Callable[[ImageDraw.ImageDraw], None] | None) -> Piece:
+    """The box of the pixels `paint` changes, and what they become."""
+    before, d = canvas(*size, fill)
+    if under is not None:
+        under(d)
+    after = before.copy()
+    paint(ImageDraw.Draw(after))
+    box = ImageChops.difference(before, after).getbbox()
+    if box is None:
+        return None
+    return after.crop(box), (box[0], box[1])
 
 
 @lru_cache(maxsize=256)
@@ -430,7 +545,24 @@ def arrow(
     edge in `outline` (None: no edge) so it reads on light and dark boards. `bend` curves
     it: the middle is pushed `bend` px to the left of the direction of travel (negative: to
     the right); `via` gives the control points of a Bezier curve instead.
-    Drawn into coverage masks at 2x over the arrow's box and shrunk (fast for L masks)."""
+    Drawn into coverage masks at 2x over the arrow's box and shrunk (fast for L masks); the
+    masks of an arrow are cached (a board shows the same few arrows again and again)."""
+    edge, body = _arrow_masks((start[0], start[1]), (end[0], end[1]), width, head,
+                              outline is not None, bend, tuple((p[0], p[1]) for p in via))
+    target = draw._image
+    for colour, mask in ((outline, edge), (fill, body)):
+        if colour is not None and mask is not None:
+            target.paste(colour, mask[1], mask[0])
+
+
+Coverage = tuple[Image.Image, tuple[int, int, int, int]] | None  # a mask and its box
+
+
+@lru_cache(maxsize=128)
+def _arrow_masks(start: Point, end: Point, width: int, head: int, edged: bool, bend: float,
+                 via: tuple[Point, ...]) -> tuple[Coverage, Coverage]:
+    """The coverage of the edge (None without one) and of the body of `arrow`, each cut to
+    the pixels it covers (a mask pastes in time to its area)."""
     (x0, y0), (x1, y1) = start, end
     length = math.dist(start, end) or 1.0
     if bend and not via:
@@ -454,7 +586,7 @@ def arrow(
     w = int(max(p[0] for p in path) + pad) - ox
     h = int(max(p[1] for p in path) + pad) - oy
 
-    def mask(grow: int) -> Image.Image:
+    def mask(grow: int) -> Coverage:
         m = Image.new("L", (w * k, h * k), 0)
         md = ImageDraw.Draw(m)
         pts = [((x - ox) * k, (y - oy) * k) for x, y in shaft]
@@ -463,13 +595,13 @@ def arrow(
         for x, y in pts[1:-1]:  # round joints (cheaper than joint="curve")
             md.ellipse((x - r, y - r, x + r, y + r), fill=255)
         md.polygon([((x - ox) * k, (y - oy) * k) for x, y in _grown(tri, grow / 2)], fill=255)
-        return m.reduce(k)
+        small = m.reduce(k)
+        box = small.getbbox()
+        if box is None:
+            return None
+        return small.crop(box), (ox + box[0], oy + box[1], ox + box[2], oy + box[3])
 
-    target = draw._image
-    box = (ox, oy, ox + w, oy + h)
-    if outline is not None:
-        target.paste(outline, box, mask(4))
-    target.paste(fill, box, mask(0))
+    return mask(4) if edged else None, mask(0)
 
 
 def _grown(tri: list[Point], grow: float) -> list[Point]:
@@ -674,10 +806,9 @@ __all__ = [
     "ALT_MAX", "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK",
     "INK_DARK", "MUTED", "N_", "Names", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD",
     "alt", "alt_ranking", "alt_title", "alt_to_move", "arrow", "badge_text", "bezier", "big_text",
-    "canvas",
-    "canvas_width", "clip", "covers", "disc", "disc_sprite", "fit", "font", "font_for", "has_bold",
-    "ink_on", "listing", "localised", "min_badge", "min_text", "panel", "paste", "rank_label",
-    "seat_badge", "seat_colour", "seat_ink", "seat_name", "shade", "shorten", "sprite", "star",
-    "palette_png", "text", "text_width", "title_size", "title_strip", "to_png", "tr",
-    "translating", "wrap",
+    "canvas", "canvas_width", "clip", "covers", "disc", "disc_sprite", "drawing_in_place", "fit",
+    "font", "font_for", "has_bold", "ink_on", "layer", "layers", "listing", "localised",
+    "min_badge", "min_text", "palette_png", "panel", "paste", "rank_label", "seat_badge",
+    "seat_colour", "seat_ink", "seat_name", "shade", "shorten", "sprite", "star", "text",
+    "text_width", "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
@@ -281,7 +281,8 @@ def _draw_tags(
     x = right
     for tag in reversed(tags):
         w = theme.text_width(tag, TEXT) + 24
-        theme.panel(d, (x - w, y - 22, x, y + 22), fill=theme.PANEL, radius=22, width=2)
+        theme.panel(d, (x - w, y - 22, x, y + 22), fill=theme.PANEL, radius=22, width=2,
+                    on=theme.BACKGROUND)
         theme.text(d, (x - w / 2, y), tag, TEXT, theme.MUTED, anchor="mm")
         x -= w + 8
 
@@ -347,11 +348,28 @@ def _frame(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> No
                         outline=theme.shade(theme.WOOD, 1.25), width=2)
 
 
+def _empty_board(d: ImageDraw.ImageDraw, board: _Board) -> None:
+    """The frame and the lines under the rows of spots."""
+    _frame(d, (MARGIN, board.top, WIDTH - MARGIN, board.top + board.height))
+    for row in range(board.rows):
+        x0, x1 = board.row_span(row)
+        y = board.base_y(row * board.per_row + 1)
+        d.line((x0 + 4, y + 3, x1 - 4, y + 3), fill=LINE, width=4)
+
+
+def _plate(d: ImageDraw.ImageDraw, spot: int, cx: float, ny: float, empty: bool) -> None:
+    """The numbered plate under a spot: light when the spot is empty."""
+    plate = _mix(theme.BOARD_DARK, theme.BOARD, 0.5) if empty else theme.WOOD
+    d.rounded_rectangle((cx - 28, ny - 19, cx + 28, ny + 19), radius=19, fill=plate)
+    theme.text(d, (cx, ny), str(spot), TEXT, theme.INK_DARK if empty else (255, 255, 255),
+               bold=True, anchor="mm")
+
+
 def _draw_board(
     d: ImageDraw.ImageDraw, board: _Board, towers: list[list[Disc]],
     act: dict | None,
 ) -> None:
-    _frame(d, (MARGIN, board.top, WIDTH - MARGIN, board.top + board.height))
+    theme.layer(d, ("varanasi board", board.n, board.top), partial(_empty_board, board=board))
     ghosts: dict[int, list[Disc]] = {}
     arrived: dict[int, int] = {}
     if act is not None and act.get("type") == "take":
@@ -361,19 +379,14 @@ def _draw_board(
         moved = [_disc(c) for c in act.get("discs", [])]
         ghosts[int(act["from"])] = moved
         arrived[int(act["to"])] = len(moved)
-    for row in range(board.rows):
-        x0, x1 = board.row_span(row)
-        y = board.base_y(row * board.per_row + 1)
-        d.line((x0 + 4, y + 3, x1 - 4, y + 3), fill=LINE, width=4)
     for spot in range(1, board.n + 1):
         cx, by = board.centre_x(spot), board.base_y(spot)
         discs = towers[spot - 1]
         empty = not discs
         ny = by + 27
-        plate = _mix(theme.BOARD_DARK, theme.BOARD, 0.5) if empty else theme.WOOD
-        d.rounded_rectangle((cx - 28, ny - 19, cx + 28, ny + 19), radius=19, fill=plate)
-        theme.text(d, (cx, ny), str(spot), TEXT, theme.INK_DARK if empty else (255, 255, 255),
-                   bold=True, anchor="mm")
+        theme.layer(d, ("varanasi plate", board.n, board.top, spot, empty),
+                    partial(_plate, spot=spot, cx=cx, ny=ny, empty=empty),
+                    under=partial(_empty_board, board=board))  # the last row's overlap the rim
         if empty and spot not in ghosts:
             d.ellipse((cx - 8, by - 5, cx + 8, by + 11), outline=LINE, width=3,
                       fill=theme.BOARD)
@@ -499,7 +512,7 @@ def _draw_seats(
         acting = seat in to_act
         theme.panel(d, (x0, y, x0 + col_w, y + SEAT_PANEL_H),
                     outline=theme.HIGHLIGHT if acting else theme.PANEL_EDGE,
-                    width=4 if acting else 2)
+                    width=4 if acting else 2, on=theme.BACKGROUND)
         theme.seat_badge(d, (x0 + 34, y + 34), seat, 40,
                          ring=theme.HIGHLIGHT if acting else None)
         theme.text(d, (x0 + 64, y + 35), str(scores[seat]), BIG, theme.INK, bold=True,
@@ -631,7 +644,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
         theme.panel(d, (x0, y, WIDTH - MARGIN, y + row_h - 16),
                     fill=theme.shade(theme.PANEL, 1.1) if first else theme.PANEL,
                     outline=theme.HIGHLIGHT if first else theme.PANEL_EDGE,
-                    width=4 if first else 2)
+                    width=4 if first else 2, on=theme.BACKGROUND)
         cy = y + (row_h - 16) / 2
         theme.text(d, (x0 + 24, cy), theme.rank_label(rank), TEXT,
                    theme.HIGHLIGHT if first else theme.INK, bold=True, anchor="lm")

@@ -45,9 +45,12 @@ def check_game_over_picture(game: str, players: int, options: dict | None, seed:
 
 
 def clear_caches(modules: list[ModuleType]) -> None:
-    """Forget cached sprites (badges, cards) so that their text is drawn, and recorded, again."""
+    """Forget cached sprites (badges, cards) and layers (theme.layers) so that their text is
+    drawn, and recorded, again."""
     for mod in modules:
         for value in vars(mod).values():
+            if isinstance(value, type):  # a cache's class, not a cache
+                continue
             clear = getattr(value, "cache_clear", None)
             if callable(clear):
                 clear()
