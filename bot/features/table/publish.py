@@ -427,6 +427,8 @@ class Publisher:
             return True  # saved, and the sweeper posts it: not the player's fault
         self._recovered(table.id)
         metrics.board_posted(time.monotonic() - started)
+        if table.posted_ply < 0:  # its first board: every hand of it is sent from here
+            self._recalled.update((table.id, s) for s in range(len(table.seats)))
         posted = self._posted(table, table.ply, message.id)  # known here before it is stored
         await self._mark(table.id, table.ply, message.id)
         table = posted
@@ -583,9 +585,9 @@ class Publisher:
         user_id = table.seats[seat].user_id
         moves = self.service.legal_moves_for(table, user_id)
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             hand = await hands.hand_message(table, seat, moves, locale, self.place_text(table))
-            message = await user.send(allowed_mentions=NO_MENTIONS, **hand)
+            message = await self.places.send_direct(user_id, allowed_mentions=NO_MENTIONS,
+                                                    **hand)
         except discord.HTTPException as err:
             log.info("table %s: no DM to %s (%s)", table.id, user_id, err)
             self._dm_closed.setdefault(table.id, set()).add(user_id)
@@ -638,8 +640,9 @@ class Publisher:
         if not seats:
             return
         self._recalled.update((table.id, s) for s in seats)
-        found = await asyncio.gather(*(hands.dm_hands(self.client, table.seats[s].user_id,
-                                                      table.id) for s in seats))
+        found = await asyncio.gather(*(hands.dm_hands(self.client, self.places,
+                                                      table.seats[s].user_id, table.id)
+                                       for s in seats))
         if not any(found):
             return
         locale = self.places.locale_of(await self.places.channel(table.place_id))
