@@ -166,8 +166,10 @@ class Players:
     # -- what the bots post ------------------------------------------------------------------
 
     def on_call(self, call: Call, answer: Any) -> None:
-        self.figures.rest[route(call.method, call.path)] += 1
         parts = call.path.split("/")[1:]
+        dm = parts[0] == "channels" and parts[1].isdigit() and \
+            int(parts[1]) in self.fake._dms  # noqa: SLF001
+        self.figures.rest[route(call.method, call.path) + (" (DM)" if dm else "")] += 1
         if call.method == "POST" and parts[0] == "interactions":
             typing = self.typing.pop(parts[2], None)
             if typing is not None:  # /move's choices: send /move with one of them

@@ -31,9 +31,15 @@ APPLICATION_ID = 1_100_000_000_000_000_001
 BOT_USER_ID = APPLICATION_ID  # a bot user shares its application's id
 PLAYER_ID = 1_100_000_000_000_000_042
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
+DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, where Discord's ids count from
 ALL_PERMISSIONS = str((1 << 51) - 1)
 # The bot may do everything but open threads, so tables are played in the channel itself.
 BOT_PERMISSIONS = str((1 << 51) - 1 - (1 << 35) - (1 << 38))
+
+
+def snowflake_now() -> int:
+    """A Discord id (snowflake) made now: milliseconds since Discord's epoch, shifted."""
+    return (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -105,7 +111,9 @@ class FakeDiscord:
         self._dms: dict[int, dict[str, Any]] = {}  # DM channel id -> channel
         self._interactions: dict[str, int] = {}  # interaction token -> its channel id
         self._originals: dict[str, int] = {}  # component interaction token -> its message
-        self._ids = itertools.count(1_200_000_000_000_000_000)
+        # Snowflakes of now: an interaction's id dates it, and discord.py refuses to answer
+        # one older than 15 minutes through its webhook (the bot then posts in the channel).
+        self._ids = itertools.count(snowflake_now())
         self._runner: web.AppRunner | None = None
         self.url = ""
 
