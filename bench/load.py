@@ -24,8 +24,9 @@ For every action: the time from the interaction being sent to the bot's answer (
 interaction callback; for typed moves also the autocomplete's choices) and to the board (the
 new board posted, or the pick board edited); CPU per move of the bot processes themselves
 (the event loop: Discord, the database, autocomplete) and of their worker processes
-(pictures), this process's CPU per move (the fake Discord and the players), and the bots'
-event-loop lag (how late a 10 ms timer fires, sampled inside each bot: bench/bot_process.py).
+(pictures), this process's CPU per move (the fake Discord and the players), the bots' REST
+calls per move (by route, DM channels apart), and the bots' event-loop lag (how late a 10 ms
+timer fires, sampled inside each bot: bench/bot_process.py).
 
 `--baseline TREE` runs the same loads first with the bot code of another checkout (e.g. `git
 worktree add ../base main`), with the interpreter `--baseline-python` (default this one: give

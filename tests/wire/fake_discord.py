@@ -1,6 +1,8 @@
 """A small fake Discord on 127.0.0.1 for wire-level tests: the REST routes a bot uses at
 login, command sync and interaction replies, and a websocket gateway speaking zlib-stream,
-sharded by Discord's formula. Everything the bots send is recorded for the test to inspect.
+sharded by Discord's formula (with MESSAGE_CREATE/UPDATE for the messages posted and edited,
+to the bots whose intents ask for them). Everything the bots send is recorded for the test to
+inspect.
 
 Facts it depends on (learned when discord.py was first pointed at such a fake): JSON replies
 carry exactly `Content-Type: application/json`; its own errors are 400s (discord.py retries
