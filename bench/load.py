@@ -24,8 +24,9 @@ For every action: the time from the interaction being sent to the bot's answer (
 interaction callback; for typed moves also the autocomplete's choices) and to the board (the
 new board posted, or the pick board edited); CPU per move of the bot processes themselves
 (the event loop: Discord, the database, autocomplete) and of their worker processes
-(pictures), this process's CPU per move (the fake Discord and the players), and the bots'
-event-loop lag (how late a 10 ms timer fires, sampled inside each bot: bench/bot_process.py).
+(pictures), this process's CPU per move (the fake Discord and the players), the bots' REST
+calls per move (by route, DM channels apart), and the bots' event-loop lag (how late a 10 ms
+timer fires, sampled inside each bot: bench/bot_process.py).
 
 `--baseline TREE` runs the same loads first with the bot code of another checkout (e.g. `git
 worktree add ../base main`), with the interpreter `--baseline-python` (default this one: give
@@ -110,6 +111,7 @@ class Phase:
             "loop_lag_p99_ms": round(percentile(self.lag, 99), 1),
             "picture_kb_max": round(max(self.figures.sizes, default=0) / 1024, 1),
             "lost": self.figures.lost,
+            "rest_per_move": round(sum(self.figures.rest.values()) / moves, 2) if moves else 0.0,
         }
 
 
@@ -128,6 +130,10 @@ async def measured(name: str, load: Awaitable[tuple[Figures, float]],
     log(f"  {name}: {json.dumps(phase.summary())}")
     if figures.refusals:
         log(f"  {name}, lost actions: {dict(figures.refusals.most_common(5))}")
+    if figures.board:
+        log(f"  {name}, REST calls per move: " + ", ".join(
+            f"{route} {count / len(figures.board):.2f}"
+            for route, count in figures.rest.most_common(12)))
     return phase
 
 
@@ -271,6 +277,7 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
                 getattr(phase.figures, kind).extend(getattr(one.figures, kind))
             phase.figures.lost += one.figures.lost
             phase.figures.refusals.update(one.figures.refusals)
+            phase.figures.rest.update(one.figures.rest)
             phase.lag += one.lag
             phase.seconds += one.seconds
             phase.cpu_seconds += one.cpu_seconds
@@ -283,22 +290,24 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
 def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
     print("CPU ms per move: bot = the bot processes, workers = their worker processes; "
+          "REST = the bots' REST calls per move; "
           "times in ms")
     print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'workers':>8}{'fake':>7}"
           f"{'typed':>6}{'compl p99':>10}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
-          f"{'board max':>10}{'lag p99':>9}{'lost':>6}")
+          f"{'board max':>10}{'lag p99':>9}{'lost':>6}{'REST':>6}")
     for name, phase in phases.items():
         row = phase.summary()
         print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>7}"
               f"{row['workers_cpu_ms_per_move']:>8}{row['fake_cpu_ms_per_move']:>7}"
               f"{row['autocompletes']:>6}{row['autocomplete_p99_ms']:>10}"
               f"{row['answer_p99_ms']:>11}{row['board_p50_ms']:>10}{row['board_p99_ms']:>10}"
-              f"{row['board_max_ms']:>10}{row['loop_lag_p99_ms']:>9}{row['lost']:>6}")
+              f"{row['board_max_ms']:>10}{row['loop_lag_p99_ms']:>9}{row['lost']:>6}"
+              f"{row['rest_per_move']:>6}")
 
 
 RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "workers_cpu_ms_per_move",
               "cpu_all_ms_per_move", "autocomplete_p99_ms", "answer_p99_ms", "board_p50_ms",
-              "board_p99_ms", "loop_lag_p99_ms")
+              "board_p99_ms", "loop_lag_p99_ms", "rest_per_move")
 
 
 def ratios(new: dict[str, Phase], old: dict[str, Phase]) -> dict[str, dict[str, float]]:

@@ -67,6 +67,15 @@ class Figures:
     autocomplete: list[float] = field(default_factory=list)  # ms until /move's choices came
     lost: int = 0  # actions refused, or whose board never came
     refusals: Counter[str] = field(default_factory=Counter)  # what the bots said, how often
+    rest: Counter[str] = field(default_factory=Counter)  # the bots' REST calls, per route
+
+
+def route(method: str, path: str) -> str:
+    """A REST call's route, ids and tokens left out: `PATCH /channels/{}/messages/{}`."""
+    parts = path.split("/")
+    if len(parts) > 3 and parts[1] in ("webhooks", "interactions"):
+        parts[3] = "{}"  # the interaction's token
+    return f"{method} " + "/".join("{}" if part.isdigit() else part for part in parts)
 
 
 def guild_ids(tables: int) -> list[int]:
@@ -158,6 +167,9 @@ class Players:
 
     def on_call(self, call: Call, answer: Any) -> None:
         parts = call.path.split("/")[1:]
+        dm = parts[0] == "channels" and parts[1].isdigit() and \
+            int(parts[1]) in self.fake._dms  # noqa: SLF001
+        self.figures.rest[route(call.method, call.path) + (" (DM)" if dm else "")] += 1
         if call.method == "POST" and parts[0] == "interactions":
             typing = self.typing.pop(parts[2], None)
             if typing is not None:  # /move's choices: send /move with one of them

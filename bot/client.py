@@ -96,10 +96,11 @@ class TableBot(commands.Bot):
         self, config: Config, *, rng: random.Random | None = None,
         clock: Callable[[], datetime] | None = None, shard_count: int | None = None,
     ) -> None:
-        # No privileged intents: everything happens through interactions.
-        intents = discord.Intents.default()
-        intents.typing = False
-        intents.presences = False
+        # Everything happens through interactions: the servers and their channels are all the
+        # bot listens to. With the message intents Discord would send it every message and
+        # every edit in its channels (each of its own boards too), each decoded for nothing.
+        intents = discord.Intents.none()
+        intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=shard_count)
         self.config = config

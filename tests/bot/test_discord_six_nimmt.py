@@ -150,3 +150,23 @@ async def test_professional_side_choice_buttons(world: World) -> None:
     await chooser.click(board, custom_id=next(iter(buttons)))
     after = await world.table(table_id)
     assert after.ply > table.ply and after.posted_ply == after.ply
+
+
+async def test_each_hand_costs_one_request(world: World) -> None:
+    """A 6 nimmt! hand by DM is one REST call (its message): each member's DM channel is
+    opened once, never looked up again, and the DMs are never read back for hands that this
+    process sent itself."""
+    aki, bo = world.member("aki"), world.member("bo")
+    first = len(world.env.http_requests)
+    table_id = await open_and_start(world, "six_nimmt", "aki", ["bo"], rounds=1)
+    driver = Driver(world, table_id, seed=3, slash_every=1000)  # every pick by its DM hand
+    table = await driver.play_until(stop=lambda t: t.ply >= 16)
+    assert table.status == "running"
+    calls = [(c.method, c.path) for c in world.env.http_requests[first:]]
+    dms = [f"/channels/{member.user.dm_channel.id}/messages" for member in (aki, bo)]
+    hands_sent = sum(len(world.dms(member)) for member in (aki, bo))
+    assert hands_sent >= 10
+    assert sum(call == ("POST", dm) for call in calls for dm in dms) == hands_sent
+    assert not [call for call in calls if call[0] == "GET" and call[1] in dms], "DMs read back"
+    assert calls.count(("POST", "/users/@me/channels")) <= 2  # once per member
+    assert not [call for call in calls if call[0] == "GET" and call[1].startswith("/users/")]

@@ -1,6 +1,8 @@
 """A small fake Discord on 127.0.0.1 for wire-level tests: the REST routes a bot uses at
 login, command sync and interaction replies, and a websocket gateway speaking zlib-stream,
-sharded by Discord's formula. Everything the bots send is recorded for the test to inspect.
+sharded by Discord's formula (with MESSAGE_CREATE/UPDATE for the messages posted and edited,
+to the bots whose intents ask for them). Everything the bots send is recorded for the test to
+inspect.
 
 Facts it depends on (learned when discord.py was first pointed at such a fake): JSON replies
 carry exactly `Content-Type: application/json`; its own errors are 400s (discord.py retries
@@ -31,9 +33,17 @@ APPLICATION_ID = 1_100_000_000_000_000_001
 BOT_USER_ID = APPLICATION_ID  # a bot user shares its application's id
 PLAYER_ID = 1_100_000_000_000_000_042
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
+GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12  # the intents of message events
+EPHEMERAL = 1 << 6
+DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01, where Discord's ids count from
 ALL_PERMISSIONS = str((1 << 51) - 1)
 # The bot may do everything but open threads, so tables are played in the channel itself.
 BOT_PERMISSIONS = str((1 << 51) - 1 - (1 << 35) - (1 << 38))
+
+
+def snowflake_now() -> int:
+    """A Discord id (snowflake) made now: milliseconds since Discord's epoch, shifted."""
+    return (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -75,6 +85,7 @@ class Shard:
     socket: web.WebSocketResponse
     send: Callable[[dict[str, Any]], Any]
     sequence: itertools.count = field(default_factory=lambda: itertools.count(1))
+    intents: int = 0  # as identified: which events it is sent
 
 
 # Rate-limit headers as Discord sends them, never close to the limit (discord.py reads them
@@ -105,7 +116,9 @@ class FakeDiscord:
         self._dms: dict[int, dict[str, Any]] = {}  # DM channel id -> channel
         self._interactions: dict[str, int] = {}  # interaction token -> its channel id
         self._originals: dict[str, int] = {}  # component interaction token -> its message
-        self._ids = itertools.count(1_200_000_000_000_000_000)
+        # Snowflakes of now: an interaction's id dates it, and discord.py refuses to answer
+        # one older than 15 minutes through its webhook (the bot then posts in the channel).
+        self._ids = itertools.count(snowflake_now())
         self._runner: web.AppRunner | None = None
         self.url = ""
 
@@ -175,6 +188,7 @@ class FakeDiscord:
                                "code": 0}, status=400)
         if self.on_call is not None:
             self.on_call(call, answer)
+        await self._echo(request.method, path, answer)
         return self._json(answer)
 
     @staticmethod
@@ -238,6 +252,30 @@ class FakeDiscord:
             case "PATCH", ["channels", _, "messages", message_id]:
                 return self._edit(int(message_id), body)
         return None
+
+    async def _echo(self, method: str, path: str, answer: Any) -> None:
+        """As Discord does, tell the bot over its gateway of each message posted or edited
+        where its intents listen (its own boards included); ephemeral ones never."""
+        parts = path.split("/")[1:]
+        if not isinstance(answer, dict) or "channel_id" not in answer or \
+                answer.get("flags", 0) & EPHEMERAL:
+            return
+        if method == "POST" and (parts[0] == "webhooks" and len(parts) == 3 or
+                                 parts[0] == "channels" and parts[2:] == ["messages"]):
+            event = "MESSAGE_CREATE"
+        elif method == "PATCH" and parts[0] in ("channels", "webhooks") and "messages" in parts:
+            event = "MESSAGE_UPDATE"
+        else:
+            return
+        guild_id = self._channels.get(int(answer["channel_id"]))
+        intent, data = DIRECT_MESSAGES, answer
+        if guild_id is not None:
+            intent, data = GUILD_MESSAGES, {**answer, "guild_id": str(guild_id)}
+        wanted = 0 if guild_id is None else shard_of(guild_id, self.shard_count)
+        for shard in self.shards:
+            number = 0 if shard.shard is None else shard.shard[0]
+            if number == wanted and shard.intents & intent and not shard.socket.closed:
+                await self.dispatch(shard, event, data)
 
     def channel(self, channel_id: int) -> dict[str, Any] | None:
         """A server's text channel as Discord describes it (None: not a server channel)."""
@@ -316,7 +354,8 @@ class FakeDiscord:
                         send: Callable[[dict[str, Any]], Any]) -> None:
         self.identifies.append(data)
         shard_data = data.get("shard")
-        shard = Shard(tuple(shard_data) if shard_data else None, socket, send)
+        shard = Shard(tuple(shard_data) if shard_data else None, socket, send,
+                      intents=int(data.get("intents") or 0))
         self.shards.append(shard)
         guilds = [guild_id for guild_id in self.guild_ids
                   if shard.shard is None or shard_of(guild_id, shard.shard[1]) == shard.shard[0]]

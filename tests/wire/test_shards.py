@@ -22,6 +22,8 @@ import pytest
 
 from tests.wire.fake_discord import (
     APPLICATION_ID,
+    DIRECT_MESSAGES,
+    GUILD_MESSAGES,
     LOCALES,
     PLAYER_ID,
     FakeDiscord,
@@ -140,6 +142,9 @@ async def test_two_processes_each_serve_their_own_shard(cluster: Cluster, tmp_pa
     assert sorted(d["shard"] for d in fake.identifies) == [[0, 2], [1, 2]], output(cluster)
     assert {(d["token"], d["shard"][0]) for d in fake.identifies} == {("fake-0", 0),
                                                                        ("fake-1", 1)}
+    # Not told of every message and edit in its channels (its own boards included): all it
+    # needs comes by interactions.
+    assert not any(d["intents"] & (GUILD_MESSAGES | DIRECT_MESSAGES) for d in fake.identifies)
 
     # on_ready comes once the shard's GUILD_CREATEs are in: each counts its own servers.
     await until(lambda: bots[0].said("2 server(s) on shards 0 of 2") and

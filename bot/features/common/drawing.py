@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from bot import workers
+
+T = TypeVar("T")
 
 
 def _plain(value: object) -> object:
@@ -14,6 +17,7 @@ def _plain(value: object) -> object:
     return getattr(value, "value", value) if type(value).__module__ == "discord.enums" else value
 
 
-async def draw(render: Callable[..., bytes], *args: object) -> bytes:
-    """`render(*args)` in a board worker; returns the picture's bytes."""
+async def draw(render: Callable[..., T], *args: object) -> T:
+    """`render(*args)` in a board worker; returns what it returns (the picture's bytes, or
+    the picture and its alt text)."""
     return await workers.run("boards", render, *(_plain(a) for a in args))

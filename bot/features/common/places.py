@@ -1,9 +1,11 @@
 """The channels and threads the bot posts in: found in the cache or over REST, their
-language, and whether the bot may do something there."""
+language, and whether the bot may do something there; and the members' DM channels."""
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from typing import Any
 
 import discord
 
@@ -14,6 +16,8 @@ log = logging.getLogger(__name__)
 
 # Where tables are played and lobbies posted: a server's text channel or one of its threads.
 Place = discord.TextChannel | discord.Thread
+# Members whose DM channel id is remembered (an int each; discord.py keeps only 128 channels).
+DM_CHANNELS_KEPT = 20_000
 
 
 class Places:
@@ -22,6 +26,7 @@ class Places:
         self.client = client
         self.languages = languages
         self.discord_health = discord_health
+        self._dms: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id, LRU
 
     async def fetch(self, place_id: int) -> Place:
         """The place from the cache, else over REST; raises NotFound, Forbidden (gone for
@@ -41,6 +46,30 @@ class Places:
                 self.discord_health.failed(err)  # warned once per outage
             log.info("place %s could not be fetched (%s)", place_id, err)
             return None
+
+    async def direct(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with a member: one REST call the first time (opening it), none
+        after that (a DM channel's id never changes). Raises HTTPException."""
+        channel_id = self._dms.get(user_id)
+        if channel_id is not None:
+            self._dms.move_to_end(user_id)
+            return self.client.get_partial_messageable(channel_id,
+                                                       type=discord.ChannelType.private)
+        channel = await self.client.create_dm(discord.Object(user_id))
+        self._dms[user_id] = channel.id
+        if len(self._dms) > DM_CHANNELS_KEPT:
+            self._dms.popitem(last=False)
+        return channel
+
+    async def send_direct(self, user_id: int, **message: Any) -> discord.Message:
+        """Send `message` (`send`'s arguments) by DM to a member. Raises HTTPException (e.g.
+        Forbidden: their DMs are closed); the channel is then opened again next time."""
+        channel = await self.direct(user_id)
+        try:
+            return await channel.send(**message)
+        except (discord.Forbidden, discord.NotFound):
+            self._dms.pop(user_id, None)
+            raise
 
     def locale_of(self, channel: object) -> object:
         """The language of messages in `channel` (fetch it with `channel()` first)."""

@@ -66,7 +66,6 @@ class Deadlines:
     RECHECK = 10.0
 
     def __init__(self, services: Services, places: Places, publisher: Publisher) -> None:
-        self.client = services.client
         self.service = services.tables
         self.config = services.config
         self.places, self.publisher = places, publisher
@@ -163,8 +162,7 @@ class Deadlines:
 
     async def _dm(self, user_id: int, text: str) -> bool:
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(text)
+            await self.places.send_direct(user_id, content=text)
         except discord.HTTPException:
             return False
         return True

@@ -21,6 +21,7 @@ import renderers
 from bot.features.common.badges import game_title
 from bot.features.common.components import Item, view_of
 from bot.features.common.drawing import draw
+from bot.features.common.places import Places
 from bot.features.table.components import MoveSelect
 from bot.features.table.controls import natural
 from bot.features.table.labels import labels_of
@@ -116,7 +117,7 @@ def hand_ply(message: discord.Message, table_id: int) -> int | None:
     return None
 
 
-async def dm_hands(client: discord.Client, user_id: int,
+async def dm_hands(client: discord.Client, places: Places, user_id: int,
                    table_id: int) -> list[tuple[int, discord.Message]]:
     """The hands of `table_id` still open among the bot's last DMs to `user_id`, with the ply
     each was sent at: the DM is the only record of a hand sent before a restart. [] when the
@@ -124,8 +125,7 @@ async def dm_hands(client: discord.Client, user_id: int,
     found: list[tuple[int, discord.Message]] = []
     me = client.user.id if client.user is not None else None
     try:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        channel = user.dm_channel or await user.create_dm()
+        channel = await places.direct(user_id)
         async for message in channel.history(limit=LOOK_BACK):
             ply = hand_ply(message, table_id) if message.author.id == me else None
             if ply is not None:

@@ -64,14 +64,26 @@ MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, repl
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def render_png(game: str, view: View, outcome: Outcome | None, events: Sequence[Event],
-               locale: object = None) -> bytes:
+def render_board(game: str, view: View, outcome: Outcome | None, events: Sequence[Event],
+                 locale: object, names: list[str]) -> tuple[bytes, str | None]:
     """The public picture (spectator view only): the board, or the final standings, with its
-    words in `locale` (the channel's language). Runs in a board worker."""
+    words in `locale` (the channel's language); and the picture in words (its alt text, which
+    a screen reader says), naming the seats by `names`, None if the renderer cannot describe
+    it. Runs in a board worker: both are drawn from the same view."""
     words = picture_words(locale)
     if outcome is not None:
-        return renderers.render_game_over(game, view, outcome, gettext=words)
-    return renderers.render(game, view, list(events), gettext=words)
+        png = renderers.render_game_over(game, view, outcome, gettext=words)
+    else:
+        png = renderers.render(game, view, list(events), gettext=words)
+    try:
+        if outcome is not None:
+            alt = renderers.alt_text_game_over(game, view, outcome, gettext=words, names=names)
+        else:
+            alt = renderers.alt_text(game, view, list(events), gettext=words, names=names)
+    except Exception:
+        log.exception("%s: no alt text for its picture", game)
+        return png, None
+    return png, alt[:1024]
 
 
 def replay_events(table: Table, after_ply: int) -> list[Event]:
@@ -427,6 +439,8 @@ class Publisher:
             return True  # saved, and the sweeper posts it: not the player's fault
         self._recovered(table.id)
         metrics.board_posted(time.monotonic() - started)
+        if table.posted_ply < 0:  # its first board: every hand of it is sent from here
+            self._recalled.update((table.id, s) for s in range(len(table.seats)))
         posted = self._posted(table, table.ply, message.id)  # known here before it is stored
         await self._mark(table.id, table.ply, message.id)
         table = posted
@@ -525,28 +539,13 @@ class Publisher:
                       ) -> discord.File | None:
         outcome = table.outcome if table.status == "finished" else None
         try:
-            png = await draw(render_png, table.game, table.view(None), outcome, events, locale)
+            png, alt = await draw(render_board, table.game, table.view(None), outcome, events,
+                                  locale, seat_names(table, locale))
         except Exception:
             log.exception("table %s: the board could not be drawn", table.id)
             return None
         return discord.File(io.BytesIO(png), filename=picture_name(table.id, table.ply),
-                            description=self.alt_text(table, events, locale))
-
-    @staticmethod
-    def alt_text(table: Table, events: Sequence[Event], locale: object) -> str | None:
-        """The picture in words (a screen reader says it), in the table's language, with the
-        seats' display names; None if the renderer cannot describe it."""
-        words, names = picture_words(locale), seat_names(table, locale)
-        try:
-            if table.status == "finished":
-                return renderers.alt_text_game_over(table.game, table.view(None),
-                                                    table.outcome or {}, gettext=words,
-                                                    names=names)[:1024]
-            return renderers.alt_text(table.game, table.view(None), list(events),
-                                      gettext=words, names=names)[:1024]
-        except Exception:
-            log.exception("table %s: no alt text for its picture", table.id)
-            return None
+                            description=alt)
 
     def items(self, table: Table, locale: object) -> list[Item]:
         """The components of the current decision (who acts is checked on use)."""
@@ -583,9 +582,9 @@ class Publisher:
         user_id = table.seats[seat].user_id
         moves = self.service.legal_moves_for(table, user_id)
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             hand = await hands.hand_message(table, seat, moves, locale, self.place_text(table))
-            message = await user.send(allowed_mentions=NO_MENTIONS, **hand)
+            message = await self.places.send_direct(user_id, allowed_mentions=NO_MENTIONS,
+                                                    **hand)
         except discord.HTTPException as err:
             log.info("table %s: no DM to %s (%s)", table.id, user_id, err)
             self._dm_closed.setdefault(table.id, set()).add(user_id)
@@ -638,8 +637,9 @@ class Publisher:
         if not seats:
             return
         self._recalled.update((table.id, s) for s in seats)
-        found = await asyncio.gather(*(hands.dm_hands(self.client, table.seats[s].user_id,
-                                                      table.id) for s in seats))
+        found = await asyncio.gather(*(hands.dm_hands(self.client, self.places,
+                                                      table.seats[s].user_id, table.id)
+                                       for s in seats))
         if not any(found):
             return
         locale = self.places.locale_of(await self.places.channel(table.place_id))
