@@ -1,6 +1,7 @@
 """Write a sample of every picture of every game whose renderer exists.
 
     python -m renderers.gallery OUTDIR [GAME ...]
+    python -m renderers.gallery --palette    (remake renderers/palette.png)
 
 Writes OUTDIR/<picture>.png (English), OUTDIR/ja/<picture>.png (Japanese) and the same scaled
 to 320 px wide, the width of a picture on a phone, in OUTDIR/phone/en/ and OUTDIR/phone/ja/:
@@ -247,10 +248,25 @@ def write(outdir: str | Path, games: list[str] | None = None,
     return paths
 
 
+def make_palette() -> Image.Image:
+    """The shared palette (theme.PALETTE_FILE): from every sample picture of every game in
+    both languages, drawn as they are now (the seeded games give the same file each time)."""
+    with theme.collecting() as pictures:
+        for language in LANGUAGES:
+            for _ in samples(None, language):
+                pass
+    return theme.palette_of(pictures)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--palette"]:
+        make_palette().save(theme.PALETTE_FILE, format="PNG")
+        print(f"{theme.PALETTE_FILE}: the shared palette, from every sample picture")
+        return 0
     if not args:
-        print("usage: python -m renderers.gallery OUTDIR [GAME ...]", file=sys.stderr)
+        print("usage: python -m renderers.gallery OUTDIR [GAME ...] | --palette",
+              file=sys.stderr)
         return 2
     paths = write(args[0], args[1:] or None, LANGUAGES, phone=True)
     for p in paths:

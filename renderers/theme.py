@@ -28,20 +28,21 @@ What is here: the palette constants and `SEAT_COLOURS` (`seat_colour`, `seat_ink
 `covers(s)`; `text`, `text_width`; `canvas`, `panel`, `disc` (anti-aliased), `seat_badge`,
 `star`, `arrow` (straight, bent or along a Bezier curve; `bezier`, `shorten`),
 `sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `layer`; `title_strip`,
-`rank_label`; `to_png` (`palette_png` writes a palette picture).
+`rank_label`; `to_png` (to the `shared_palette`; `palette_png` writes a palette picture).
 
 Speed: a picture should render and encode in well under 30 ms. Text masks, badges, discs,
 text widths and arrows are cached; cache your own repeated pieces (cards, stones) with
 functools.lru_cache on a function returning an RGBA image and `paste` them. What stays put
 from move to move (an empty board, a panel) is a cached `layer`: drawn once at the picture's
 own coordinates and pasted, the same pixels as drawing it in place (`drawing_in_place()`
-draws without the cache, for the tests). `to_png` costs about 2 ms.
+draws without the cache, for the tests). `to_png` costs about 1.5 ms.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
+import io
 import math
 import struct
 import threading
@@ -762,22 +763,88 @@ def _key_strip() -> Image.Image:
     return strip
 
 
+# Every picture is mapped to one palette (renderers/palette.png, made by `python -m
+# renderers.gallery --palette`): the octree's 256 colours for a sample of every sample picture
+# of every game in both languages plus the key colours. Pillow keeps its nearest-colour cache
+# on the palette, so a palette chosen per picture started that cache cold each time: 2.5 ms
+# more per board than mapping to one kept palette, for colours within a level or two.
+PALETTE_FILE = Path(__file__).with_name("palette.png")
+_kept = threading.local()  # Pillow fills that cache without the GIL: one palette per thread
+_collected: contextvars.ContextVar[list[Image.Image] | None] = contextvars.ContextVar(
+    "collected", default=None)
+
+
+def shared_palette() -> Image.Image:
+    """The palette every picture is mapped to (a "P" image; this thread's copy)."""
+    palette = getattr(_kept, "palette", None)
+    if palette is None:
+        with Image.open(PALETTE_FILE) as im:
+            im.load()
+            palette = _kept.palette = im.copy()
+    return palette
+
+
+def _sample(image: Image.Image) -> Image.Image:
+    """Every third pixel each way: enough to find a picture's colours."""
+    return image.resize((max(1, image.width // 3), max(1, image.height // 3)),
+                        Image.Resampling.NEAREST)
+
+
+@contextmanager
+def collecting() -> Iterator[list[Image.Image]]:
+    """A sample of each picture `to_png` encodes inside the block (for `palette_of`); inside
+    it `to_png` writes the exact colours (an RGB PNG)."""
+    samples: list[Image.Image] = []
+    token = _collected.set(samples)
+    try:
+        yield samples
+    finally:
+        _collected.reset(token)
+
+
+FLAT_SHARE = 0.002  # a colour filling this share of a picture (a card back) is kept exactly
+MAX_FLAT = 160  # at most this many kept exactly; the octree shares out the rest
+
+
+def palette_of(samples: list[Image.Image]) -> Image.Image:
+    """256 colours for pictures like `samples` (RGB): exactly the theme's key colours and
+    every colour that fills an area of some picture (a board, a card back), then the
+    octree's choice for the rest (anti-aliased edges, shades)."""
+    flat: dict[RGB, int] = {}
+    for sample in samples:
+        least = FLAT_SHARE * sample.width * sample.height
+        for count, colour in sample.getcolors(sample.width * sample.height) or []:
+            if count >= least:
+                flat[colour] = flat.get(colour, 0) + count
+    exact = list(dict.fromkeys([*_KEY_COLOURS, *sorted(flat, key=lambda c: -flat[c])]))
+    exact = exact[:MAX_FLAT]
+    width = max([1, *(s.width for s in samples)])
+    sheet = Image.new("RGB", (width, max(1, sum(s.height for s in samples))), BACKGROUND)
+    y = 0
+    for sample in samples:
+        sheet.paste(sample, (0, y))
+        y += sample.height
+    rest = sheet.quantize(colors=256 - len(exact), method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE).getpalette("RGB") or []
+    colours = [v for colour in exact for v in colour] + rest
+    palette = Image.new("P", (16, 16))  # each of the 256 colours once
+    palette.putdata(range(256))
+    palette.putpalette((colours + [0] * 768)[:768])
+    return palette
+
+
 def to_png(image: Image.Image) -> bytes:
-    """Encode as a small PNG fast (about 2 ms for 1100 x 900): a 256-colour palette is chosen
-    from a nearest-neighbour sample of every third pixel plus the theme's key colours, the
-    full image is mapped to it without dithering, and written by `palette_png`."""
+    """Encode as a small PNG fast (about 1.5 ms for 1100 x 900): mapped to the shared
+    palette without dithering and written by `palette_png`."""
     if image.mode != "RGB":
         image = image.convert("RGB")
-    small = image.resize((max(1, image.width // 3), max(1, image.height // 3)),
-                         Image.Resampling.NEAREST)
-    keys = _key_strip()
-    sample = Image.new("RGB", (max(small.width, keys.width), small.height + keys.height),
-                       BACKGROUND)
-    sample.paste(small, (0, 0))
-    sample.paste(keys, (0, small.height))
-    palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
-                              dither=Image.Dither.NONE)
-    return palette_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    collected = _collected.get()
+    if collected is not None:  # exact colours, so that a picture made of pictures samples
+        collected.append(_sample(image))  # the same whatever the palette is now
+        exact = io.BytesIO()
+        image.save(exact, format="PNG", compress_level=1)
+        return exact.getvalue()
+    return palette_png(image.quantize(palette=shared_palette(), dither=Image.Dither.NONE))
 
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -808,9 +875,10 @@ __all__ = [
     "ALT_MAX", "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK",
     "INK_DARK", "MUTED", "N_", "Names", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD",
     "alt", "alt_ranking", "alt_title", "alt_to_move", "arrow", "badge_text", "bezier", "big_text",
-    "canvas", "canvas_width", "clip", "covers", "disc", "disc_sprite", "drawing_in_place", "fit",
-    "font", "font_for", "has_bold", "ink_on", "layer", "layers", "listing", "localised",
-    "min_badge", "min_text", "palette_png", "panel", "paste", "rank_label", "seat_badge",
-    "seat_colour", "seat_ink", "seat_name", "shade", "shorten", "sprite", "star", "text",
-    "text_width", "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
+    "canvas", "canvas_width", "clip", "collecting", "covers", "disc", "disc_sprite",
+    "drawing_in_place", "fit", "font", "font_for", "has_bold", "ink_on", "layer", "layers",
+    "listing", "localised", "min_badge", "min_text", "palette_of", "palette_png", "panel",
+    "paste", "rank_label", "seat_badge", "seat_colour", "seat_ink", "seat_name", "shade",
+    "shared_palette", "shorten", "sprite", "star", "text", "text_width", "title_size",
+    "title_strip", "to_png", "tr", "translating", "wrap",
 ]

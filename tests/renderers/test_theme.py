@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 import renderers
 from engines import get_engine
-from renderers import theme
+from renderers import gallery, theme
 
 
 def near(a: tuple[int, ...], b: tuple[int, ...], levels: int = 8) -> bool:
@@ -81,3 +81,24 @@ def test_palette_png_keeps_every_pixel_at_about_pillows_size() -> None:
     assert again.mode == "P" and again.size == indexed.size
     assert again.convert("RGB").tobytes() == indexed.convert("RGB").tobytes()
     assert len(ours) <= 1.1 * len(pillow.getvalue())
+
+
+def test_every_sample_picture_keeps_its_colours_in_the_shared_palette() -> None:
+    """One palette serves every picture: each sample picture of each game in both languages,
+    mapped to it, is within a few levels of what was drawn (anti-aliased edges included), and
+    the theme's own colours are exact. Fails when a picture gains colours the shipped palette
+    lacks: remake it with `python -m renderers.gallery --palette`."""
+    with theme.collecting() as pictures:
+        for language in gallery.LANGUAGES:
+            for _ in gallery.samples(None, language):
+                pass
+    palette = theme.shared_palette()
+    assert len(pictures) > 100
+    for picture in pictures:
+        mapped = picture.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
+        diff = ImageChops.difference(picture, mapped)
+        assert sum(ImageStat.Stat(diff).mean) / 3 < 2.0
+        off = diff.convert("L").point(lambda v: 255 if v > 8 else 0).histogram()[255]
+        assert off <= 0.015 * picture.width * picture.height
+    colours = {tuple(palette.getpalette("RGB")[i:i + 3]) for i in range(0, 768, 3)}
+    assert set(theme._KEY_COLOURS) <= colours
