@@ -814,8 +814,9 @@ def palette_of(samples: list[Image.Image]) -> Image.Image:
     for sample in samples:
         least = FLAT_SHARE * sample.width * sample.height
         for count, colour in sample.getcolors(sample.width * sample.height) or []:
-            if count >= least:
-                flat[colour] = flat.get(colour, 0) + count
+            if count >= least and isinstance(colour, tuple):  # RGB pictures: (r, g, b)
+                rgb = (colour[0], colour[1], colour[2])
+                flat[rgb] = flat.get(rgb, 0) + count
     exact = list(dict.fromkeys([*_KEY_COLOURS, *sorted(flat, key=lambda c: -flat[c])]))
     exact = exact[:MAX_FLAT]
     width = max([1, *(s.width for s in samples)])
