@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from typing import Any
+from typing import TypedDict, Unpack
 
 import discord
 
@@ -61,7 +61,8 @@ class Places:
             self._dms.popitem(last=False)
         return channel
 
-    async def send_direct(self, user_id: int, **message: Any) -> discord.Message:
+    async def send_direct(self, user_id: int, **message: Unpack[DirectMessage]
+                          ) -> discord.Message:
         """Send `message` (`send`'s arguments) by DM to a member. Raises HTTPException (e.g.
         Forbidden: their DMs are closed); the channel is then opened again next time."""
         channel = await self.direct(user_id)
@@ -87,6 +88,15 @@ class Places:
         if me is None or permissions_for is None:
             return True  # unknown: try, and a 403 is handled where the post fails
         return bool(getattr(permissions_for(me), permission))
+
+
+class DirectMessage(TypedDict, total=False):
+    """What a DM from the bot carries (`send`'s arguments)."""
+
+    content: str
+    view: discord.ui.View
+    file: discord.File
+    allowed_mentions: discord.AllowedMentions
 
 
 def guild_id_of(channel: object) -> int | None:
