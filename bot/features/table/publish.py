@@ -25,6 +25,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TypedDict
 
 import discord
@@ -73,13 +74,12 @@ def render_board(game: str, view: View, outcome: Outcome | None, events: Sequenc
     words = picture_words(locale)
     if outcome is not None:
         png = renderers.render_game_over(game, view, outcome, gettext=words)
+        describe = partial(renderers.alt_text_game_over, game, view, outcome)
     else:
         png = renderers.render(game, view, list(events), gettext=words)
+        describe = partial(renderers.alt_text, game, view, list(events))
     try:
-        if outcome is not None:
-            alt = renderers.alt_text_game_over(game, view, outcome, gettext=words, names=names)
-        else:
-            alt = renderers.alt_text(game, view, list(events), gettext=words, names=names)
+        alt = describe(gettext=words, names=names)
     except Exception:
         log.exception("%s: no alt text for its picture", game)
         return png, None
