@@ -92,6 +92,7 @@ GAME_IDS = tuple(s.id for s in BUILTIN)  # the built-in games
 
 _builtin = {s.id: s for s in BUILTIN}
 _registered: dict[str, GameSpec] = {}
+_parts: dict[tuple[str, str], Any] = {}  # (game, part name) → the part: asked for per label
 
 
 @cache
@@ -113,11 +114,13 @@ def register(spec_: GameSpec) -> None:
     if engine.info.id != spec_.id:
         raise ValueError(f"{spec_.id}: the engine's info.id is {engine.info.id!r}")
     _registered[spec_.id] = spec_
+    _parts.clear()
 
 
 def unregister(game_id: str) -> None:
     """Forget a game added with `register` (tests clean up with it)."""
     _registered.pop(game_id, None)
+    _parts.clear()
 
 
 def registered() -> tuple[GameSpec, ...]:
@@ -129,6 +132,7 @@ def sync(specs: tuple[GameSpec, ...]) -> None:
     """Make the registered games exactly `specs` (a worker, from the process it works for)."""
     if specs != registered():
         _registered.clear()
+        _parts.clear()
         for s in specs:
             register(s)
 
@@ -150,5 +154,10 @@ def spec(game_id: str) -> GameSpec:
 def part(game_id: str, name: str) -> Any:
     """The part `name` ("engine", "player", …) of `game_id`, imported; None where the spec
     leaves an optional part empty."""
-    path = getattr(spec(game_id), name)
-    return load(path) if path else None
+    key = (game_id, name)
+    try:
+        return _parts[key]
+    except KeyError:
+        path = getattr(spec(game_id), name)
+        found = _parts[key] = load(path) if path else None
+        return found

@@ -52,11 +52,13 @@ async def test_wrong_player_stale_double_click_and_finished(world: World) -> Non
     results = await race(world.env, [(aki, board, first_button, None)] * 2)
     after = await world.table(table_id)
     assert after.ply > table.ply
-    # the move's board comes as a public follow-up; the refusal as a private one
-    answers = [[m for m in r.followups if m.ephemeral] for r in results]
+    # the move's board comes as a public follow-up; the refusal privately (at once, as the
+    # answer, when the save was quick; else as a follow-up of the deferral)
+    answers = [[m for m in [r.response, *r.followups] if m is not None and m.ephemeral]
+               for r in results]
     assert sum(1 for a in answers if a) == 1
     refused = next(a for a in answers if a)[0]
-    assert refused.ephemeral and "earlier turn" in refused.content
+    assert "earlier turn" in refused.content
 
     # The earlier board has no controls left to press (one live board per table).
     mover = world.members[after.seats[after.to_act()[0]].name]
@@ -188,7 +190,8 @@ async def test_pick_privately_refusals_and_racing_picks(world: World) -> None:
                                      (bo.user, dm, hand_id, [hand[1]])])
     after = await world.table(table_id)
     assert after.ply > table.ply + 1
-    refusals = [r.followups[0].content for r in results if r.followups]
+    refusals = [m.content for r in results for m in [r.response, *r.followups]
+                if m is not None and m.ephemeral]
     assert len(refusals) == 1 and ("earlier turn" in refusals[0] or "isn't your turn"
                                    in refusals[0])
     assert "Revealed:" in world.last_board(place).content

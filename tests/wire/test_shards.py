@@ -235,9 +235,12 @@ async def test_a_dm_pick_for_a_shard_1_server_is_played_by_the_shard_0_process(
             and any(str(a.get("filename")).startswith("board")
                     for a in (c.json or {}).get("attachments", []))]
 
-    def edited(token: str) -> bool:  # a deferred component interaction finished its answer
+    def edited(token: str) -> bool:  # a component interaction's message was updated: in
+        # its answer (a quick save), or after its deferral
         return bool(fake.calls_to("PATCH", f"/webhooks/{APPLICATION_ID}/{token}/messages/"
-                                           "@original"))
+                                           "@original")) or any(
+            c.path.endswith(f"/{token}/callback") and c.json.get("type") == 7
+            for c in fake.calls)
 
     await fake.slash_command(1, GUILD_C, "play", "six_nimmt")
     await until(lambda: any(custom_ids(m) for m in fake.posts(place)), STEP_TIMEOUT,

@@ -36,7 +36,7 @@ from bot.features.common.errors import table_error_text
 from bot.health import Health, Outages, discord_failing
 from bot.i18n import N_, Nn_, t, tn
 from bot.storage import Unavailable
-from bot.storage.driver import note_player_answered
+from bot.storage.driver import note_player_answered, player_answered
 from bot.tables import TableError
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,8 @@ READ_ONLY_COMMANDS = frozenset({
     "review", "tournament standings", "tournament list",
 })
 PUBLIC_DEFER = "public_defer"  # interaction.extras key: deferred with a public "thinking…"
+# Seconds a move's save may take for the first answer to carry its outcome (see `saved_then`).
+QUICK_ANSWER = 0.15
 
 S = TypeVar("S")  # the component a callback belongs to
 P = ParamSpec("P")
@@ -69,6 +71,28 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False,
     work of this interaction queues for a busy PostgreSQL pool rather than being refused."""
     await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
     note_player_answered()
+
+
+async def saved_then(interaction: discord.Interaction, work: Awaitable[T], *,
+                     ephemeral: bool = False, thinking: bool = False) -> T:
+    """`work`'s result (a move's save). When it ends within QUICK_ANSWER the interaction is
+    left unanswered, so that one answer carries the outcome: a request fewer than a deferral
+    and its follow-up. Otherwise the interaction is deferred at that moment, so Discord's 3
+    seconds are met whatever the work waits for (a busy database is queued for, not refused),
+    and the work is waited for. A deferral that fails does not stop the work."""
+    with player_answered():  # the deadline below answers in time
+        task = asyncio.ensure_future(work)
+    try:
+        await asyncio.wait({task}, timeout=QUICK_ANSWER)
+        if not task.done():
+            try:
+                await defer(interaction, ephemeral=ephemeral, thinking=thinking)
+            except discord.HTTPException as err:
+                log.info("could not defer an interaction (%s); its move goes on", err)
+        return await task
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
 
 
 async def defer_publicly(interaction: discord.Interaction) -> None:

@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.features.common.components import view_of
 from bot.features.common.errors import missing_permission_text
-from bot.features.common.faults import choices_in_time, defer, now
+from bot.features.common.faults import choices_in_time, defer, now, saved_then
 from bot.features.common.replies import fit, refuse, send_private, tell
 from bot.features.common.services import Services
 from bot.features.table import hands
@@ -31,7 +31,8 @@ from bot.features.table.in_time import SLOW_POST, InTime
 from bot.features.table.labels import describe, labels_of
 from bot.features.table.publish import Publisher
 from bot.i18n import t, tn
-from bot.tables import Table, TableError
+from bot.storage.driver import note_player_answered
+from bot.tables import MoveResult, Table, TableError
 from bot.tables.upkeep import MAX_MOVE_LENGTH
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,18 @@ async def publish_and_answer(interaction: discord.Interaction, in_time: InTime,
         await tell(interaction, t(interaction.locale, SLOW_POST))
         return
     await posted_or_explain(interaction, bool(ok), table)
+
+
+async def _replace_pressed(interaction: discord.Interaction, text: str) -> None:
+    """A private hand or choice that was used: it now says what was played, without its
+    controls (in the answer itself when the move was saved quickly)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=None)
+        else:
+            await interaction.response.edit_message(content=text, view=None)
+    except discord.HTTPException as err:
+        log.info("could not update a private message: %s", err)
 
 
 async def posted_or_explain(interaction: discord.Interaction, ok: bool, table: Table) -> None:
@@ -81,26 +94,25 @@ class TableActions:
         self, interaction: discord.Interaction, table_id: int, ply: int, move: str, where: str
     ) -> None:
         """A move button or select: `where` is c (channel board), e (ephemeral group
-        choice) or h (a private hand, by DM or ephemeral)."""
+        choice) or h (a private hand, by DM or ephemeral). Saved first when that is quick,
+        so that one answer says the outcome (`saved_then`)."""
         loc = locale_of(interaction)
-        await defer(interaction)
-        label = move
         try:
-            result = await self.service.play(table_id, interaction.user.id, move, turn=ply)
+            result = await saved_then(interaction, self.service.play(
+                table_id, interaction.user.id, move, turn=ply))
         except TableError as err:
             await refuse(interaction, err)
             return
         if where == "h":
-            label = t(loc, "You picked {card}. It stays face down until everyone has picked.",
-                      card=describe(result.table.engine, result.table.state,
-                                    result.table.seat_of(interaction.user.id) or 0, move, loc))
+            await _replace_pressed(interaction, t(
+                loc, "You picked {card}. It stays face down until everyone has picked.",
+                card=describe(result.table.engine, result.table.state,
+                              result.table.seat_of(interaction.user.id) or 0, move, loc)))
         elif where == "e":
-            label = t(loc, "Played: {move}", move=move)
-        if where in ("h", "e"):
-            try:
-                await interaction.edit_original_response(content=label, view=None)
-            except discord.HTTPException as err:
-                log.info("could not update a private message: %s", err)
+            await _replace_pressed(interaction, t(loc, "Played: {move}", move=move))
+        elif not interaction.response.is_done():
+            await self.publisher.answer_press(interaction, result.table)
+        note_player_answered()
         await publish_and_answer(interaction, self.in_time, self.publisher,
                                  self.publisher.publish(result, interaction=interaction),
                                  result.table)
@@ -114,31 +126,47 @@ class TableActions:
         if len(move) > MAX_MOVE_LENGTH:  # refused before anything reads it
             await refuse(interaction, TableError("too_long", max=MAX_MOVE_LENGTH))
             return
-        await defer(interaction, ephemeral=True, thinking=True)
+        try:
+            played = await saved_then(interaction, self._play_typed(interaction, move),
+                                      ephemeral=True, thinking=True)
+        except TableError as err:
+            await refuse(interaction, err)
+            return
+        if played is None:
+            await tell(interaction, t(loc, "No game is being played here. Start one with "
+                                           "{/play}."))
+            return
+        result, text = played
+        try:
+            await tell(interaction, text)
+        except discord.HTTPException as err:  # the move is saved: its board still goes out
+            log.info("could not answer a typed move (%s)", err)
+        note_player_answered()
+        await publish_and_answer(interaction, self.in_time, self.publisher,
+                                 self.publisher.publish(result, interaction=interaction),
+                                 result.table)
+
+    async def _play_typed(self, interaction: discord.Interaction, move: str
+                          ) -> tuple[MoveResult, str] | None:
+        """Play a typed move at the game running in the channel: the result and the
+        player's private answer; None when no game is running there."""
+        loc = locale_of(interaction)
         table = await self.service.running_in_channel(interaction.channel_id)
         if table is None:
             table = await self.service.active_in_channel(interaction.channel_id)
         if table is None:
-            await interaction.followup.send(t(loc, "No game is being played here. Start one "
-                                              "with {/play}."), ephemeral=True)
-            return
+            return None
         seat = table.seat_of(interaction.user.id)
         label = move
         if seat is not None and move in table.legal_moves(seat):
             label = labels_of(table, seat, loc)[move]
-        try:
-            result = await self.service.play(table.id, interaction.user.id, move)
-        except TableError as err:
-            await refuse(interaction, err)
-            return
+        result = await self.service.play(table.id, interaction.user.id, move)
         if is_private_pick(table):
             text = t(loc, "You picked {card}. It stays face down until everyone has picked.",
                      card=label)
         else:
             text = t(loc, "Played: {move}", move=label)
-        await interaction.followup.send(fit(text), ephemeral=True)
-        await publish_and_answer(interaction, self.in_time, self.publisher,
-                                 self.publisher.publish(result, interaction=interaction), table)
+        return result, fit(text)
 
     async def move_choices(
         self, interaction: discord.Interaction, current: str

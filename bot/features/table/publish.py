@@ -37,6 +37,7 @@ from bot.features.common.badges import seat_label, seat_names, shown_name
 from bot.features.common.components import Item, view_of
 from bot.features.common.drawing import draw
 from bot.features.common.errors import missing_permission_text
+from bot.features.common.faults import defer
 from bot.features.common.places import Place, Places
 from bot.features.common.services import Services
 from bot.features.table import hands
@@ -63,6 +64,7 @@ OUTAGE_NOTICE = timedelta(minutes=1)
 
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
+RETIRED = "retired"  # interaction.extras key: the pressed board, its controls taken off
 
 
 def render_board(game: str, view: View, outcome: Outcome | None, events: Sequence[Event],
@@ -461,12 +463,32 @@ class Publisher:
                     log.exception("table %s: an end listener failed", table.id)
         return True
 
+    async def answer_press(self, interaction: discord.Interaction, table: Table) -> None:
+        """Answer a move pressed on a board, once it is saved. On the table's newest board
+        known here, the answer itself takes that board's controls off (they were for the
+        turn just played): one request, where a deferral and a later edit took two. Any
+        other board is deferred, and retired once the new one is posted. A failed answer
+        is logged: the board is posted all the same."""
+        pressed = getattr(interaction.message, "id", None)
+        shown = self._shown.get(table.id)
+        try:
+            if shown is not None and pressed is not None and shown.message_id == pressed:
+                await interaction.response.edit_message(view=shown.without_controls(),
+                                                        allowed_mentions=NO_MENTIONS)
+                interaction.extras[RETIRED] = pressed
+            else:
+                await defer(interaction)
+        except discord.HTTPException as err:
+            log.info("table %s: could not answer a move's press (%s)", table.id, err)
+
     async def _retire(self, channel: Place, message_id: int, shown: Shown | None,
                       interaction: discord.Interaction | None = None) -> None:
         """One live board per table: the board before the newest keeps its text and picture
         (the move history stays readable) and loses its controls. Pressed on that board, the
-        press's own (deferred) answer edits it: no request against the channel's limits."""
+        press's own answer edits it: no request against the channel's limits."""
         pressed = getattr(getattr(interaction, "message", None), "id", None)
+        if getattr(interaction, "extras", {}).get(RETIRED) == message_id:
+            return  # its answer took them off (answer_press)
         try:
             if shown is not None and shown.message_id == message_id:
                 if interaction is not None and pressed == message_id and \
