@@ -112,3 +112,17 @@ async def test_a_typed_move_is_answered_privately_with_what_was_played(
     assert callbacks(world, first) == ([MESSAGE] if speed == "quick_saves" else [THINKING])
     after = await world.table(table_id)
     assert after.ply > table.ply and after.posted_ply == after.ply
+
+
+async def test_in_a_burst_a_press_is_deferred_at_once(world: World, quick_saves: None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With other saves going on (a burst of moves), a press does not wait for its own save
+    to be answered: it is deferred at once, however quick its save would be."""
+    monkeypatch.setattr(faults, "QUICK_AT_ONCE", 0)
+    table_id, table = await senet(world)
+    board = world.last_board(world.place(table))
+    first = len(world.env.http_requests)
+    await world.members["aki"].click(board, custom_id=next(iter(button_ids(board))))
+    assert (await world.table(table_id)).ply > table.ply
+    assert callbacks(world, first) == [DEFERRED_UPDATE]
+    assert faults._saving == 0  # every save counted out again

@@ -54,6 +54,8 @@ READ_ONLY_COMMANDS = frozenset({
 PUBLIC_DEFER = "public_defer"  # interaction.extras key: deferred with a public "thinking…"
 # Seconds a move's save may take for the first answer to carry its outcome (see `saved_then`).
 QUICK_ANSWER = 0.15
+QUICK_AT_ONCE = 4  # saves going on beyond which a move is deferred at once (a burst)
+_saving = 0  # saves going on in `saved_then`
 
 S = TypeVar("S")  # the component a callback belongs to
 P = ParamSpec("P")
@@ -79,11 +81,17 @@ async def saved_then(interaction: discord.Interaction, work: Awaitable[T], *,
     left unanswered, so that one answer carries the outcome: a request fewer than a deferral
     and its follow-up. Otherwise the interaction is deferred at that moment, so Discord's 3
     seconds are met whatever the work waits for (a busy database is queued for, not refused),
-    and the work is waited for. A deferral that fails does not stop the work."""
+    and the work is waited for. In a burst (QUICK_AT_ONCE saves already going on) it is
+    deferred at once, as every interaction was before: its answer never waits for the
+    others' work. A deferral that fails does not stop the work."""
+    global _saving
+    busy = _saving >= QUICK_AT_ONCE
+    _saving += 1
     with player_answered():  # the deadline below answers in time
         task = asyncio.ensure_future(work)
     try:
-        await asyncio.wait({task}, timeout=QUICK_ANSWER)
+        if not busy:
+            await asyncio.wait({task}, timeout=QUICK_ANSWER)
         if not task.done():
             try:
                 await defer(interaction, ephemeral=ephemeral, thinking=thinking)
@@ -93,6 +101,8 @@ async def saved_then(interaction: discord.Interaction, work: Awaitable[T], *,
     except asyncio.CancelledError:
         task.cancel()
         raise
+    finally:
+        _saving -= 1
 
 
 async def defer_publicly(interaction: discord.Interaction) -> None:
