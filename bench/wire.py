@@ -129,6 +129,7 @@ def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 TEXT = 10  # a Components V2 text display
 UPDATE_MESSAGE = 7  # an interaction answered by editing the message it came from
+MESSAGE = 4  # an interaction answered with a message
 MOVE_TYPED = ("Played:", "You picked")  # /move's private answer when the move was taken
 # The reply when the post is late (today's wording, and the one before, for --baseline).
 SLOW_POST = ("The board is taking longer than usual", "Discord is not accepting messages")
@@ -182,6 +183,9 @@ class Players:
                 body = call.json or {}
                 if body.get("type") == UPDATE_MESSAGE and body.get("data"):
                     self._second_press(parts[2], sent[0], body["data"])
+                elif body.get("type") == MESSAGE and (body.get("data") or {}).get(
+                        "flags", 0) & EPHEMERAL:  # a private answer given at once
+                    self._private_reply(parts[2], body["data"])
         elif call.method == "POST" and (parts[0] == "webhooks" and len(parts) == 3 or
                                         parts[0] == "channels" and parts[2:] == ["messages"]):
             self._message(call, answer, parts[2] if parts[0] == "webhooks" else None)

@@ -75,32 +75,38 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False,
     note_player_answered()
 
 
-async def saved_then(interaction: discord.Interaction, work: Awaitable[T], *,
+async def saved_then(interaction: discord.Interaction, work: Callable[[], Awaitable[T]], *,
                      ephemeral: bool = False, thinking: bool = False) -> T:
-    """`work`'s result (a move's save). When it ends within QUICK_ANSWER the interaction is
-    left unanswered, so that one answer carries the outcome: a request fewer than a deferral
-    and its follow-up. Otherwise the interaction is deferred at that moment, so Discord's 3
-    seconds are met whatever the work waits for (a busy database is queued for, not refused),
-    and the work is waited for. In a burst (QUICK_AT_ONCE saves already going on) it is
-    deferred at once, as every interaction was before: its answer never waits for the
-    others' work. A deferral that fails does not stop the work."""
+    """The result of `work()` (a move's save). When it ends within QUICK_ANSWER the
+    interaction is left unanswered, so that one answer carries the outcome: a request fewer
+    than a deferral and its follow-up. Otherwise the interaction is deferred at that moment,
+    so Discord's 3 seconds are met whatever the work waits for (a busy database is queued
+    for, not refused), and the work is waited for; a deferral that fails then does not stop
+    it. In a burst (QUICK_AT_ONCE saves already going on) the interaction is deferred before
+    the work starts, as every one was before: no answer waits behind the others' work."""
     global _saving
-    busy = _saving >= QUICK_AT_ONCE
+    if _saving >= QUICK_AT_ONCE:
+        await defer(interaction, ephemeral=ephemeral, thinking=thinking)
+        _saving += 1
+        try:
+            return await work()
+        finally:
+            _saving -= 1
     _saving += 1
-    with player_answered():  # the deadline below answers in time
-        task = asyncio.ensure_future(work)
     try:
-        if not busy:
+        with player_answered():  # the deadline below answers in time
+            task = asyncio.ensure_future(work())
+        try:
             await asyncio.wait({task}, timeout=QUICK_ANSWER)
-        if not task.done():
-            try:
-                await defer(interaction, ephemeral=ephemeral, thinking=thinking)
-            except discord.HTTPException as err:
-                log.info("could not defer an interaction (%s); its move goes on", err)
-        return await task
-    except asyncio.CancelledError:
-        task.cancel()
-        raise
+            if not task.done():
+                try:
+                    await defer(interaction, ephemeral=ephemeral, thinking=thinking)
+                except discord.HTTPException as err:
+                    log.info("could not defer an interaction (%s); its move goes on", err)
+            return await task
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
     finally:
         _saving -= 1
 

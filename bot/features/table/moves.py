@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -98,8 +99,8 @@ class TableActions:
         so that one answer says the outcome (`saved_then`)."""
         loc = locale_of(interaction)
         try:
-            result = await saved_then(interaction, self.service.play(
-                table_id, interaction.user.id, move, turn=ply))
+            result = await saved_then(interaction, partial(
+                self.service.play, table_id, interaction.user.id, move, turn=ply))
         except TableError as err:
             await refuse(interaction, err)
             return
@@ -127,7 +128,7 @@ class TableActions:
             await refuse(interaction, TableError("too_long", max=MAX_MOVE_LENGTH))
             return
         try:
-            played = await saved_then(interaction, self._play_typed(interaction, move),
+            played = await saved_then(interaction, partial(self._play_typed, interaction, move),
                                       ephemeral=True, thinking=True)
         except TableError as err:
             await refuse(interaction, err)
