@@ -148,7 +148,9 @@ class ProcessPool:
     def _start(self) -> asyncio.Queue[_Worker]:
         if self._idle is None:
             self._loop = asyncio.get_running_loop()
-            self._idle = asyncio.Queue()
+            # Last in, first out: at a moderate rate one worker takes most jobs, its caches
+            # (layers, palette, fonts, the CPU's own) warm; the others wait for bursts.
+            self._idle = asyncio.LifoQueue()
             for _ in range(self.processes):
                 self._idle.put_nowait(self._spawn())
         return self._idle

@@ -35,6 +35,21 @@ async def test_a_job_s_answer_and_error_come_back_from_the_worker_process() -> N
         pools.close()
 
 
+async def test_jobs_one_at_a_time_stay_on_one_warm_worker() -> None:
+    """At a moderate rate (one job at a time) the same worker takes every job, its caches
+    warm; a second job at once goes to the other worker."""
+    pools = Workers(processes=2)
+    try:
+        lane = pools.lane("boards")
+        await pools.warm(os.getpid)  # both started
+        one_by_one = {await lane.run(os.getpid) for _ in range(6)}
+        assert len(one_by_one) == 1
+        together = await asyncio.gather(lane.run(time.sleep, 0.2), lane.run(os.getpid))
+        assert together[1] not in one_by_one  # the warm one was busy
+    finally:
+        pools.close()
+
+
 @pytest.fixture
 async def one_worker() -> AsyncIterator[Lane]:
     """The boards lane with a single worker process."""

@@ -130,7 +130,10 @@ class FakeDiscord:
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        # A burst opens hundreds of connections at once: with aiohttp's default backlog (128)
+        # the kernel drops SYNs, and each dropped one costs a 1 s retransmit that Discord
+        # would not have caused.
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=4096)
         await site.start()
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]  # noqa: SLF001
         self.url = f"http://127.0.0.1:{port}"
