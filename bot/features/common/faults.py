@@ -85,20 +85,17 @@ async def saved_then(interaction: discord.Interaction, work: Callable[[], Awaita
     it. In a burst (QUICK_AT_ONCE saves already going on) the interaction is deferred before
     the work starts, as every one was before: no answer waits behind the others' work."""
     global _saving
-    if _saving >= QUICK_AT_ONCE:
+    busy = _saving >= QUICK_AT_ONCE
+    if busy:
         await defer(interaction, ephemeral=ephemeral, thinking=thinking)
-        _saving += 1
-        try:
-            return await work()
-        finally:
-            _saving -= 1
     _saving += 1
     try:
-        with player_answered():  # the deadline below answers in time
+        with player_answered():  # answered in time: now, or by the deadline below
             task = asyncio.ensure_future(work())
         try:
-            await asyncio.wait({task}, timeout=QUICK_ANSWER)
-            if not task.done():
+            if not busy:
+                await asyncio.wait({task}, timeout=QUICK_ANSWER)
+            if not task.done() and not interaction.response.is_done():
                 try:
                     await defer(interaction, ephemeral=ephemeral, thinking=thinking)
                 except discord.HTTPException as err:
