@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import TypeVar
-
-import discord
-
 from bot.i18n import N_, t
 from bot.i18n.refusals import refusal_text
 from bot.tables import TableError
 from engines.base import Record
-
-T = TypeVar("T")
 
 TABLE_ERRORS: dict[str, str] = {
     "not_found": N_("I can't find that table any more."),
@@ -82,25 +75,6 @@ def table_error_text(error: TableError, locale: object = None) -> str:
         return t(locale, template, **params)
     except (KeyError, IndexError):
         return str(error)
-
-
-async def refuse_privately(interaction: discord.Interaction, error: TableError) -> None:
-    """A refusal only the user reads, in their language, whether or not the interaction was
-    answered already."""
-    text = table_error_text(error, interaction.locale)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def unless_refused(interaction: discord.Interaction, check: Awaitable[T]) -> T | None:
-    """What `check` gives, or None once the TableError it raised is told privately."""
-    try:
-        return await check
-    except TableError as err:
-        await refuse_privately(interaction, err)
-        return None
 
 
 def missing_permission_text(locale: object, permission: str, place: str) -> str:

@@ -3,6 +3,9 @@ Discord's limit, and the public deferral of server commands."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from typing import TypeVar
+
 import discord
 from discord import ui
 
@@ -10,6 +13,8 @@ from bot.features.common.errors import table_error_text
 from bot.features.common.faults import defer_publicly
 from bot.features.common.locales import ServerLanguages
 from bot.tables import TableError
+
+T = TypeVar("T")
 
 MESSAGE_LIMIT = 2000  # characters of a Discord message
 
@@ -33,7 +38,17 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 
 async def refuse(interaction: discord.Interaction, error: TableError) -> None:
+    """A refusal only the user reads, in their language, answered already or not."""
     await tell(interaction, table_error_text(error, interaction.locale))
+
+
+async def unless_refused(interaction: discord.Interaction, check: Awaitable[T]) -> T | None:
+    """What `check` gives, or None once the TableError it raised is told privately."""
+    try:
+        return await check
+    except TableError as err:
+        await refuse(interaction, err)
+        return None
 
 
 async def send_private(interaction: discord.Interaction, *, view: ui.View | None = None,

@@ -11,9 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.features.common.badges import COLOUR, clean_name, game_title, seat_names, shown_name
-from bot.features.common.errors import refuse_privately, unless_refused
 from bot.features.common.faults import choices_in_time, defer_publicly
-from bot.features.common.replies import defer_public
+from bot.features.common.replies import defer_public, refuse, unless_refused
 from bot.features.common.services import Services
 from bot.i18n import t, t_plain
 from bot.tables import Table, TableError
@@ -127,7 +126,7 @@ async def send_replay(services: Services, interaction: discord.Interaction, tabl
             "again in a minute."), ephemeral=True)
         return
     except TableError as err:
-        await refuse_privately(interaction, err)
+        await refuse(interaction, err)
         return
     text = t(loc, "Replay of table {table} ({frames} pictures).", table=table_id,
              frames=file.frames)

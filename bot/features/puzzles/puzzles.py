@@ -20,6 +20,7 @@ from bot.features.common.badges import COLOUR, clean_name, shown_name
 from bot.features.common.components import Item, view_of
 from bot.features.common.drawing import draw
 from bot.features.common.faults import defer
+from bot.features.common.replies import tell
 from bot.features.common.services import Services
 from bot.features.puzzles import texts
 from bot.features.puzzles.components import ChoiceButton, ChoiceSelect, NextButton
@@ -124,14 +125,6 @@ async def answer_message(result: Result, locale: object) -> PuzzleMessage:
 
 def refusal(locale: object, code: str) -> str:
     return t(locale, texts.REFUSALS.get(code, texts.REFUSALS["gone"]))
-
-
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    """A private answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 class PuzzleDesk:

@@ -22,8 +22,8 @@ from bot import workers
 from bot.features.common.badges import COLOUR, clean_name, game_title, seat_names
 from bot.features.common.components import Rebuilt, handler
 from bot.features.common.drawing import draw
-from bot.features.common.errors import refuse_privately, unless_refused
 from bot.features.common.faults import defer
+from bot.features.common.replies import refuse, unless_refused
 from bot.features.common.services import Services
 from bot.i18n import N_, picture_words, t
 from bot.tables import TableError
@@ -223,7 +223,7 @@ async def show_mistake(services: Services, interaction: discord.Interaction, tab
         return
     seats = result["seats"]
     if seat >= len(seats) or k >= len(seats[seat]["mistakes"]):
-        await refuse_privately(interaction, TableError("not_found", table_id=table_id))
+        await refuse(interaction, TableError("not_found", table_id=table_id))
         return
     mistake = seats[seat]["mistakes"][k]
     loc = interaction.locale

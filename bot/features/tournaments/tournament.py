@@ -23,6 +23,7 @@ from bot.features.common.drawing import draw
 from bot.features.common.errors import table_error_text
 from bot.features.common.faults import defer
 from bot.features.common.places import Place, Places
+from bot.features.common.replies import tell
 from bot.features.common.services import Services
 from bot.features.settings.settings import deadline_label
 from bot.features.table.publish import Publisher
@@ -261,11 +262,7 @@ class TournamentUI:
 
     async def refuse(self, interaction: discord.Interaction,
                      err: TournamentError | TableError) -> None:
-        text = error_text(err, interaction.locale)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await tell(interaction, error_text(err, interaction.locale))
 
     # -- commands --------------------------------------------------------------------------
 
