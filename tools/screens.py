@@ -569,9 +569,9 @@ async def take_back(stage: Stage) -> Shot:
     place = await stage.place()
     if table.status != "running" or not table.log:
         raise Skip("no move to take back")
-    actor_seat = table.log[-1][0]
-    if not isinstance(actor_seat, int) or table.seats[actor_seat].user_id < 0:
-        raise Skip("the last move was not a member's")
+    actor_seat = next((a for a, _ in reversed(table.log) if isinstance(a, int) and a >= 0), None)
+    if actor_seat is None or table.seats[actor_seat].user_id < 0:
+        raise Skip("the last move was not a member's")  # chance (seat -1) is no one's
     mover = stage.actor(table.seats[actor_seat].user_id)
     names = command_names(stage)
     command = next((n for n in TAKE_BACK_COMMANDS if n in names), None)
@@ -587,6 +587,8 @@ async def take_back(stage: Stage) -> Shot:
                        "take-back button)")
         result = await mover.click(board, custom_id=button)
     await stage.env.settle()
+    refusal = next((m.content for m in [result.response, *result.followups]
+                    if m is not None and getattr(m, "ephemeral", False) and m.content), "")
     # the other player's answer, wherever the question appeared
     asked = [m for m in stage.bot_messages(place)[before:] if live_components(m)]
     if result.response is not None and live_components(result.response):
@@ -602,7 +604,8 @@ async def take_back(stage: Stage) -> Shot:
     await stage.env.settle()
     after = await stage.table()
     remark = (f"ply {table.ply} → {after.ply}" if after.ply != table.ply
-              else "the table did not go back (a question may still be open)")
+              else "the table did not go back; the mover was told: "
+                   f"{refusal.replace(chr(10), ' ')[:120] or 'nothing'}")
     return Shot(place, mover, stage.bot_messages(place)[-1], remark=remark)
 
 
