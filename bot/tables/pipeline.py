@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.storage import Commit, Finish, ResultRow, SeatRow, TimerRow
 from bot.tables import computers, ratings, turns
@@ -165,25 +166,26 @@ def change(
     `steps` (default: unchanged). `outcome`: forced (a resign or forfeit); else the engine's.
     `absence`: seat -> (misses, taken over). `start`: the lobby's start, applied first."""
     before = start(table) if start is not None else table
-    after = before
+    # Every field that changes, then one copy of the Table (copies cost as much as the rules).
+    fields: dict[str, Any] = {"log": [*table.log, *((s.actor, s.move.text) for s in steps)]}
     if state is not None:
-        after = replace(after, state=state, since=dict(since or {}))
-    after = replace(after, log=[*table.log, *((s.actor, s.move.text) for s in steps)])
+        fields.update(state=state, since=dict(since or {}))
     if absence:
-        misses = {**after.misses, **{s: m for s, (m, _) in absence.items()}}
-        taken = {s for s in after.taken_over if s not in absence}
+        misses = {**before.misses, **{s: m for s, (m, _) in absence.items()}}
+        taken = {s for s in before.taken_over if s not in absence}
         taken |= {s for s, (_, t) in absence.items() if t}
-        after = replace(after, misses={s: m for s, m in misses.items() if m},
-                        taken_over=frozenset(taken))
-    if outcome is None and after.state is not None and not cancel:
-        outcome = after.engine.outcome(after.state)
-    finish = None
+        fields.update(misses={s: m for s, m in misses.items() if m},
+                      taken_over=frozenset(taken))
+    position = fields.get("state", before.state)
+    if outcome is None and position is not None and not cancel:
+        outcome = before.engine.outcome(position)
     if cancel:
-        after = replace(after, status="cancelled", finished_at=now)
+        fields.update(status="cancelled", finished_at=now)
     elif outcome is not None:
         outcome = {**outcome, "resigned": list(outcome.get("resigned", []))}
-        after = replace(after, status="finished", outcome=outcome, finished_at=now)
-        finish = finish_of(after, outcome, now)
+        fields.update(status="finished", outcome=outcome, finished_at=now)
+    after = replace(before, **fields)
+    finish = finish_of(after, outcome, now) if outcome is not None and not cancel else None
     timers = plan_timers(after, now)
     after = replace(after, timers=timers)
     commit = Commit(
