@@ -121,8 +121,28 @@ def read_only(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
     return unit
 
 
+class TableWatcher(Protocol):
+    def table_changed(self, table_id: int, ply: int, status: str) -> None:
+        """A process (perhaps this one) committed a change: the table is now at `ply`."""
+
+    def lost_track(self) -> None:
+        """Changes may have gone unheard: forget every table held."""
+
+
+class ChangeFeed(Protocol):
+    """Tables changed by any process of a cluster (bot/storage/changes.py)."""
+
+    hearing: bool  # False: changes may go unheard now, so copies in memory are not current
+
+    def add(self, watcher: TableWatcher) -> None: ...
+
+
 class Driver(Protocol):
     dialect: str  # "sqlite" or "postgresql"
+
+    @property
+    def changes(self) -> ChangeFeed | None:
+        """None: this process is the database's only writer (SQLite), its copies current."""
 
     async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
         """Run `unit(*args)` as one transaction and return what it returns."""

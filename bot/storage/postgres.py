@@ -16,6 +16,8 @@ Tuning from the environment (all optional):
   (a deferred move, a posted board, a timer): 30, so a burst queues instead of refusing.
 - `BOT_PG_LOCK_TIMEOUT_MS` / `BOT_PG_STATEMENT_TIMEOUT_MS`: server-side limits per
   statement (1000 / 5000): an interaction must be answered within 3 s, so nothing waits long.
+- `BOT_PG_LISTEN_URL`: the server to hear other processes' table changes from (changes.py),
+  when BOT_DATABASE goes through a pooler that keeps no session (PgBouncer's transaction mode).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import asyncpg
 from asyncpg import exceptions as pgerr
 from asyncpg.transaction import Transaction
 
+from bot.storage.changes import ChangeListener
 from bot.storage.driver import (
     Conflict,
     Execute,
@@ -96,6 +99,7 @@ class PostgresSettings:
     lock_timeout_ms: int = 1000
     statement_timeout_ms: int = 5000
     server_settings: Mapping[str, str] = field(default_factory=dict)
+    listen_url: str = ""  # where other processes' table changes are heard ("": the database)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> PostgresSettings:
@@ -126,6 +130,7 @@ class PostgresSettings:
             statement_timeout_ms=number(
                 "BOT_PG_STATEMENT_TIMEOUT_MS", default.statement_timeout_ms, int
             ),
+            listen_url=(env.get("BOT_PG_LISTEN_URL") or "").strip(),
         )
         if settings.max_size < 1 or settings.min_size > settings.max_size:
             raise ValueError("BOT_PG_POOL_MIN must not exceed BOT_PG_POOL_MAX (at least 1)")
@@ -222,9 +227,11 @@ class PostgresDriver:
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, settings: PostgresSettings | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, settings: PostgresSettings | None = None,
+                 changes: ChangeListener | None = None) -> None:
         self._pool = pool
         self.settings = settings or PostgresSettings()
+        self.changes = changes  # started by open_postgres
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -344,6 +351,8 @@ class PostgresDriver:
 
     async def close(self) -> None:
         """Close the pool, waiting briefly for borrowed connections to come back."""
+        if self.changes is not None:
+            await self.changes.close()
         try:
             await asyncio.wait_for(self._pool.close(), timeout=10)
         except TimeoutError:
@@ -395,7 +404,9 @@ async def open_postgres(url: str, settings: PostgresSettings | None = None) -> P
         raise PostgresUnreachable(
             f"cannot connect to PostgreSQL at {describe(url)}: {err or type(err).__name__}"
         ) from err
-    return PostgresDriver(pool, settings)
+    changes = ChangeListener(settings.listen_url or url, settings.connect_timeout)
+    changes.start()
+    return PostgresDriver(pool, settings, changes)
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:

@@ -92,6 +92,7 @@ def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False,
 
 class SqliteDriver:
     dialect = "sqlite"
+    changes = None  # one bot process per file: nobody else changes its tables
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db

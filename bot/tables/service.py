@@ -61,7 +61,8 @@ class TableService:
         self._repo = repo = db.tables
         self._results, self._history = db.results, db.history
         self._rng = rng if rng is not None else random.Random()
-        self.store = TableStore(repo, now if now is not None else _now, process_name())
+        self.store = TableStore(repo, now if now is not None else _now, process_name(),
+                                db.driver.changes)
         self.settings = ServerSettings(db.settings, self.store.now)
         self.computer_moves = ComputerMoves(think)
         self.timers = TurnTimers(self.store, repo, self._rng, self.computer_moves)

@@ -10,6 +10,10 @@ and `commit` it; a commit refused because another process moved first is retried
 fresh load, where the usual refusals (stale button, not your turn) apply. A table whose
 log no longer replays is marked broken.
 
+In a cluster, every process hears each table change committed by any process (ChangeFeed,
+bot/storage/changes.py) and forgets its copy of that table; while it cannot hear them it
+keeps no copy current, and reads the database.
+
 The commit of a move also claims the posting of its board for this process (`owner`, for
 POSTING_LEASE), in the same statement; the store remembers the claims it holds, so the
 board of a move committed here is posted without another round trip (`claim_posting`).
@@ -24,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.storage import LoadedTable, TableRepository
-from bot.storage.driver import from_row, player_answered
+from bot.storage.driver import ChangeFeed, from_row, player_answered
 from bot.tables import pipeline, takeback
 from bot.tables.errors import TableError, reason_params
 from bot.tables.models import MoveResult, Seat, Step, Table
@@ -61,7 +65,7 @@ def engine_of(game: str) -> Engine:
 
 class TableStore:
     def __init__(self, repo: TableRepository, clock: Callable[[], datetime],
-                 owner: str) -> None:
+                 owner: str, changes: ChangeFeed | None = None) -> None:
         self._repo, self._clock = repo, clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._replays: dict[int, _Replay] = {}
@@ -74,6 +78,9 @@ class TableStore:
         self._end_listeners: list[Callable[[Table], None]] = []
         self.owner = owner  # this process's name, on the posting claims it takes
         self._posting: dict[int, datetime] = {}  # table -> until when its posting is ours
+        self._changes = changes  # None: no other process changes the tables
+        if changes is not None:
+            changes.add(self)
 
     def now(self) -> datetime:
         """The tables' clock (injected in tests)."""
@@ -107,6 +114,25 @@ class TableStore:
         lock = self._locks.get(table_id)
         if lock is not None and not lock.locked():
             del self._locks[table_id]
+
+    # -- other processes' changes ---------------------------------------------------------
+
+    def table_changed(self, table_id: int, ply: int, status: str) -> None:
+        """A change committed by some process: a copy older than it is forgotten (its log's
+        replay is kept, so the next load reads only the moves added since)."""
+        known = self._current.get(table_id)
+        if known is not None and (ply > known.ply or ply == known.ply and status != known.status):
+            del self._current[table_id]
+
+    def lost_track(self) -> None:
+        """Changes may have gone unheard: no copy is current any more."""
+        self._current.clear()
+
+    def _copy(self, table_id: int) -> Table | None:
+        """This process's current copy of a running table, if it may be trusted."""
+        if self._changes is not None and not self._changes.hearing:
+            return None
+        return self._current.get(table_id)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -188,12 +214,12 @@ class TableStore:
         return await self.get(table_id) if table_id is not None else None
 
     async def running_in_channel(self, channel_id: int | None) -> Table | None:
-        """The running table there as this process last saw it (no database round trip),
-        else as stored: for answers that a commit checks anyway (autocomplete, a move's
-        first attempt). Another process's newest move may be missing."""
+        """The running table there as this process holds it, current (no database round
+        trip), else as stored: autocomplete, a move's first attempt."""
         table_id = None if channel_id is None else self._places.get(channel_id)
-        if table_id is not None and table_id in self._current:
-            return self._current[table_id]
+        known = None if table_id is None else self._copy(table_id)
+        if known is not None:
+            return known
         table = await self.active_in_channel(channel_id)
         return table if table is not None and table.status == "running" else None
 
@@ -272,7 +298,7 @@ class TableStore:
         with player_answered():
             for _ in range(COMMIT_ATTEMPTS):
                 async with self.lock(table_id):
-                    known = self._current.get(table_id)
+                    known = self._copy(table_id)
                     table = known if known is not None else await self.get(table_id)
                     try:
                         return await build(table)
