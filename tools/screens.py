@@ -632,8 +632,9 @@ async def rematch(stage: Stage) -> Shot:
     or a /rematch command; skipped while the bot has neither."""
     place = await stage.place()
     host = stage.members["aki"]
-    candidates = [m for p in {place.id: place, stage.channel.id: stage.channel}.values()
-                  for m in reversed(stage.bot_messages(p))]
+    places = list({place.id: place, stage.channel.id: stage.channel}.values())
+    before = {p.id: len(stage.bot_messages(p)) for p in places}
+    candidates = [m for p in places for m in reversed(stage.bot_messages(p))]
     for message in candidates:
         button = next((i for i, label in button_labels(message).items()
                        if REMATCH_IDS.search(i) or REMATCH_IDS.search(label)), None)
@@ -646,7 +647,9 @@ async def rematch(stage: Stage) -> Shot:
         result = await host.slash(place, "rematch")
     await stage.env.settle()
     shown = result.response if result.response is not None else None
-    where = stage.channel
+    # where the rematch was posted (the game's thread, or the channel it was opened in)
+    where = next((p for p in places if len(stage.bot_messages(p)) > before[p.id]),
+                 stage.channel)
     newest = stage.bot_messages(where)[-1] if stage.bot_messages(where) else shown
     return Shot(where, host, newest)
 

@@ -139,6 +139,20 @@ def test_japanese_quotes_are_kagikakko(catalogues: dict[str, Catalog]) -> None:
         assert "!r}" not in text, (msgid, text)
 
 
+def test_a_text_names_a_button_as_the_button_is_labelled(
+        catalogues: dict[str, Catalog]) -> None:
+    """"Press **Accept**": where an English text names in bold a label that is a message of
+    its own (a button's), each translation names it in bold as that label is translated, so
+    a member finds the button the text tells them to press."""
+    for language, catalogue in catalogues.items():
+        translated = {m.id: m.string for m in catalogue
+                      if isinstance(m.id, str) and isinstance(m.string, str) and m.string}
+        for msgid, text in translated.items():
+            for label in re.findall(r"\*\*([^*]+)\*\*", msgid):
+                if label in translated:
+                    assert f"**{translated[label]}**" in text, (language, msgid, text)
+
+
 def test_japanese_sentences_are_not_separated_by_spaces(catalogues: dict[str, Catalog]) -> None:
     for msgid, text in japanese_texts(catalogues):
         assert not SPACED_SENTENCES.search(text), (msgid, text)
