@@ -79,6 +79,7 @@ class TableStore:
         self.owner = owner  # this process's name, on the posting claims it takes
         self._posting: dict[int, datetime] = {}  # table -> until when its posting is ours
         self._changes = changes  # None: no other process changes the tables
+        self._refreshing: dict[int, asyncio.Future[None]] = {}  # copies being read again
         if changes is not None:
             changes.add(self)
 
@@ -118,17 +119,30 @@ class TableStore:
     # -- other processes' changes ---------------------------------------------------------
 
     def table_changed(self, table_id: int, ply: int, status: str) -> None:
-        """A change committed by some process: a copy older than it is forgotten (its log's
-        replay is kept, so the next load reads only the moves added since)."""
+        """A change committed by some process: a copy older than it is forgotten, and read
+        again at once, before a member types (only the moves added since: the log's replay
+        is kept), so that a busy database does not leave /move without suggestions."""
         known = self._current.get(table_id)
         if known is not None and (ply > known.ply or ply == known.ply and status != known.status):
             del self._current[table_id]
+            if table_id not in self._refreshing:
+                self._refreshing[table_id] = asyncio.ensure_future(self._refresh(table_id))
+
+    async def _refresh(self, table_id: int) -> None:
+        try:
+            async with self.lock(table_id):  # never over a commit of this process's
+                if table_id not in self._current:
+                    await self.get(table_id)
+        except Exception as err:  # the database is busy or down: the next reader reads
+            log.debug("table %s: not read again after a change elsewhere (%r)", table_id, err)
+        finally:
+            self._refreshing.pop(table_id, None)
 
     def lost_track(self) -> None:
         """Changes may have gone unheard: no copy is current any more."""
         self._current.clear()
 
-    def _copy(self, table_id: int) -> Table | None:
+    def held(self, table_id: int) -> Table | None:
         """This process's current copy of a running table, if it may be trusted."""
         if self._changes is not None and not self._changes.hearing:
             return None
@@ -217,7 +231,7 @@ class TableStore:
         """The running table there as this process holds it, current (no database round
         trip), else as stored: autocomplete, a move's first attempt."""
         table_id = None if channel_id is None else self._places.get(channel_id)
-        known = None if table_id is None else self._copy(table_id)
+        known = None if table_id is None else self.held(table_id)
         if known is not None:
             return known
         table = await self.active_in_channel(channel_id)
@@ -298,7 +312,7 @@ class TableStore:
         with player_answered():
             for _ in range(COMMIT_ATTEMPTS):
                 async with self.lock(table_id):
-                    known = self._copy(table_id)
+                    known = self.held(table_id)
                     table = known if known is not None else await self.get(table_id)
                     try:
                         return await build(table)

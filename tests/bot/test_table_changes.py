@@ -74,6 +74,20 @@ async def test_a_move_elsewhere_reaches_the_other_process_copy(
     assert again.ply > moved.ply
 
 
+async def test_the_copy_is_read_again_before_anyone_asks(two_processes: list[Database]) -> None:
+    """The process holding a table reads it again as soon as it hears of a change, so a
+    member's next keystroke finds it current (a busy database then costs no suggestions)."""
+    first, second = (TableService(db, rng=random.Random(i)) for i, db in enumerate(two_processes))
+    started = await senet_table(first)
+    await second.running_in_channel(CHANNEL)
+    moved = await play_one(first, started.id)
+
+    async def refreshed() -> bool:  # nothing of the second process's asks for the table
+        held = second.store.held(started.id)
+        return held is not None and held.ply == moved.ply
+    await until(refreshed, "the second process reading the table again by itself")
+
+
 async def test_a_process_that_cannot_hear_trusts_no_copy(
         two_processes: list[Database]) -> None:
     first, second = (TableService(db, rng=random.Random(i)) for i, db in enumerate(two_processes))
