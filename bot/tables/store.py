@@ -80,6 +80,7 @@ class TableStore:
         self._posting: dict[int, datetime] = {}  # table -> until when its posting is ours
         self._changes = changes  # None: no other process changes the tables
         self._refreshing: dict[int, asyncio.Future[None]] = {}  # copies being read again
+        self._typed_at: set[int] = set()  # tables whose place asked this process (/move)
         if changes is not None:
             changes.add(self)
 
@@ -108,6 +109,7 @@ class TableStore:
 
     def forget(self, table_id: int) -> None:
         self._replays.pop(table_id, None)
+        self._typed_at.discard(table_id)
         self._logs.pop(table_id, None)
         table = self._current.pop(table_id, None)
         if table is not None and self._places.get(table.place_id) == table_id:
@@ -125,7 +127,8 @@ class TableStore:
         known = self._current.get(table_id)
         if known is not None and (ply > known.ply or ply == known.ply and status != known.status):
             del self._current[table_id]
-            if table_id not in self._refreshing:
+            # Only where members type: a copy kept for a DM pick is read when one comes.
+            if table_id in self._typed_at and table_id not in self._refreshing:
                 self._refreshing[table_id] = asyncio.ensure_future(self._refresh(table_id))
 
     async def _refresh(self, table_id: int) -> None:
@@ -233,9 +236,13 @@ class TableStore:
         table_id = None if channel_id is None else self._places.get(channel_id)
         known = None if table_id is None else self.held(table_id)
         if known is not None:
+            self._typed_at.add(known.id)
             return known
         table = await self.active_in_channel(channel_id)
-        return table if table is not None and table.status == "running" else None
+        if table is None or table.status != "running":
+            return None
+        self._typed_at.add(table.id)
+        return table
 
     async def rebuild_all(self, table_ids: list[int]) -> list[Table]:
         """Those tables; one that cannot be rebuilt from its log is logged and left out,
