@@ -234,6 +234,9 @@ class TableStore:
         """The running table there as this process holds it, current (no database round
         trip), else as stored: autocomplete, a move's first attempt."""
         table_id = None if channel_id is None else self._places.get(channel_id)
+        refreshing = None if table_id is None else self._refreshing.get(table_id)
+        if refreshing is not None:  # being read again already: one read, not two
+            await asyncio.shield(refreshing)
         known = None if table_id is None else self.held(table_id)
         if known is not None:
             self._typed_at.add(known.id)
