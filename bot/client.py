@@ -162,6 +162,7 @@ class TableBot(commands.Bot):
         publisher.on_posted(computers.poke)
         deadlines = Deadlines(services, places, publisher)
         sweeper = Sweeper(services.tables, publisher)
+        sweeper.add_chore(services.tables.store.keep_hearing)  # other processes' changes
         invitations = Invitations(services.tables, self.db.lobbies)
         keeper = LobbyKeeper(services, places, invitations)
         sweeper.add_chore(keeper.expire)

@@ -7,13 +7,14 @@ committed change of a table's ply or status, and the watchers forget their copy.
 
 While the listening connection is down nothing may be trusted (`hearing` is False: the store
 reads the database); once it is back the watchers forget everything they held, since changes
-may have gone unheard in between.
+may have gone unheard in between. No task of its own waits on the connection: asyncpg calls
+back on a notification or a lost connection (then one reconnection is tried at once), and
+the bot's sweeper calls `check` every few seconds (a silent network closes nothing by itself).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 import asyncpg
@@ -23,8 +24,6 @@ from bot.storage.driver import TableWatcher
 log = logging.getLogger(__name__)
 
 CHANNEL = "table_changes"
-FIRST_RETRY_S, LAST_RETRY_S = 0.5, 30.0  # reconnecting: doubled from the first up to the last
-CHECK_EVERY_S = 30.0  # a silent network closes no connection by itself: ask it this often
 
 
 def parse(payload: str) -> tuple[int, int, str] | None:
@@ -38,43 +37,62 @@ def parse(payload: str) -> tuple[int, int, str] | None:
 
 
 class ChangeListener:
-    """One connection of its own that LISTENs on `table_changes` for the process's watchers,
-    reconnecting when it is lost."""
+    """One connection of its own that LISTENs on `table_changes` for the process's watchers."""
 
-    def __init__(self, url: str, connect_timeout: float = 5.0) -> None:
+    def __init__(self, url: str, timeout: float = 5.0) -> None:
         self._url = url
-        self._connect_timeout = connect_timeout
+        self._timeout = timeout
         self._watchers: list[TableWatcher] = []
-        self._task: asyncio.Task[None] | None = None
-        self._connected = asyncio.Event()
+        self._conn: asyncpg.Connection | None = None
+        self._checking: asyncio.Lock | None = None
+        self._reconnecting: asyncio.Future[bool] | None = None
+        self._closed = False
         self.hearing = False  # listening now, and the watchers forgot what came before
 
     def add(self, watcher: TableWatcher) -> None:
         self._watchers.append(watcher)
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.ensure_future(self._run())
-
-    async def heard(self, timeout: float) -> bool:
-        """Wait until listening (at start-up, for tests and tools); whether it is."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._connected.wait(), timeout)
+    async def check(self) -> bool:
+        """Listen if not listening yet (or any more), else make sure the connection still
+        answers; whether changes are heard now. Never raises: a failure is logged."""
+        if self._closed:
+            return False
+        self._checking = self._checking or asyncio.Lock()
+        async with self._checking:
+            conn = self._conn
+            try:
+                if conn is None or conn.is_closed():
+                    await self._listen()
+                else:
+                    await conn.fetchval("SELECT 1", timeout=self._timeout)
+            except Exception as err:  # unreachable, refused, silent: the store reads meanwhile
+                log.info("not hearing other processes' table changes (%r)", err)
+                self._lost()
         return self.hearing
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+        conn, self._conn = self._conn, None
         self._deaf()
+        if conn is not None:
+            conn.terminate()
 
-    def _deaf(self) -> None:
-        self.hearing = False
-        self._connected.clear()
-        for watcher in list(self._watchers):
-            watcher.lost_track()
+    async def _listen(self) -> None:
+        self._lost()
+        conn = await asyncpg.connect(
+            self._url, timeout=self._timeout, statement_cache_size=0,
+            server_settings={"application_name": "tabletop-bot changes"})
+        try:
+            await conn.add_listener(CHANNEL, self._notified)
+        except BaseException:
+            conn.terminate()
+            raise
+        conn.add_termination_listener(self._terminated)
+        self._conn = conn
+        self._deaf()  # what changed before LISTEN went unheard: forget it
+        self.hearing = True
 
     def _notified(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
         change = parse(payload)
@@ -84,38 +102,21 @@ class ChangeListener:
         for watcher in list(self._watchers):
             watcher.table_changed(*change)
 
-    async def _run(self) -> None:
-        retry = FIRST_RETRY_S
-        while True:
-            try:
-                await self._listen()
-                retry = FIRST_RETRY_S  # it was up until now: reconnect at once
-            except asyncio.CancelledError:
-                raise
-            except Exception as err:  # unreachable, refused, lost: the store reads meanwhile
-                log.info("not hearing other processes' table changes (%r); again in %.1f s",
-                         err, retry)
-                await asyncio.sleep(retry)
-                retry = min(retry * 2, LAST_RETRY_S)
+    def _terminated(self, conn: object) -> None:
+        if conn is not self._conn or self._closed:
+            return
+        log.info("the connection hearing table changes was lost; listening again")
+        self._lost()
+        if self._reconnecting is None or self._reconnecting.done():
+            self._reconnecting = asyncio.ensure_future(self.check())  # once; then the sweeper
 
-    async def _listen(self) -> None:
-        conn = await asyncpg.connect(
-            self._url, timeout=self._connect_timeout, statement_cache_size=0,
-            server_settings={"application_name": "tabletop-bot changes"})
-        lost = asyncio.Event()
-        conn.add_termination_listener(lambda _conn: lost.set())
-        try:
-            await conn.add_listener(CHANNEL, self._notified)
-            for watcher in list(self._watchers):  # what changed before LISTEN went unheard
-                watcher.lost_track()
-            self.hearing = True
-            self._connected.set()
-            while not lost.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(lost.wait(), CHECK_EVERY_S)
-                if not lost.is_set():
-                    await conn.fetchval("SELECT 1", timeout=self._connect_timeout)
-            log.info("the connection hearing table changes was closed; reconnecting")
-        finally:
-            self._deaf()
+    def _lost(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
             conn.terminate()
+        self._deaf()
+
+    def _deaf(self) -> None:
+        self.hearing = False
+        for watcher in list(self._watchers):
+            watcher.lost_track()

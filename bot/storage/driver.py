@@ -136,6 +136,11 @@ class ChangeFeed(Protocol):
 
     def add(self, watcher: TableWatcher) -> None: ...
 
+    async def check(self) -> bool:
+        """Listen again if the connection was lost, else make sure it answers; whether
+        changes are heard now (called every few seconds by the sweeper)."""
+        ...
+
 
 class Driver(Protocol):
     dialect: str  # "sqlite" or "postgresql"

@@ -231,7 +231,7 @@ class PostgresDriver:
                  changes: ChangeListener | None = None) -> None:
         self._pool = pool
         self.settings = settings or PostgresSettings()
-        self.changes = changes  # started by open_postgres
+        self.changes = changes  # listening since open_postgres
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -405,7 +405,7 @@ async def open_postgres(url: str, settings: PostgresSettings | None = None) -> P
             f"cannot connect to PostgreSQL at {describe(url)}: {err or type(err).__name__}"
         ) from err
     changes = ChangeListener(settings.listen_url or url, settings.connect_timeout)
-    changes.start()
+    await changes.check()  # listening before the first table is read (else: deaf, logged)
     return PostgresDriver(pool, settings, changes)
 
 

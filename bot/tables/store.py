@@ -141,6 +141,11 @@ class TableStore:
         finally:
             self._refreshing.pop(table_id, None)
 
+    async def keep_hearing(self) -> None:
+        """Upkeep of the feed of other processes' changes (the sweeper's chore)."""
+        if self._changes is not None:
+            await self._changes.check()
+
     def lost_track(self) -> None:
         """Changes may have gone unheard: no copy is current any more."""
         self._current.clear()
