@@ -11,8 +11,8 @@ fresh load, where the usual refusals (stale button, not your turn) apply. A tabl
 log no longer replays is marked broken.
 
 In a cluster, every process hears each table change committed by any process (ChangeFeed,
-bot/storage/changes.py) and forgets its copy of that table; while it cannot hear them it
-keeps no copy current, and reads the database.
+bot/storage/changes.py): a copy made old is dropped, and read again at once where members
+type /move here; while the process cannot hear, it trusts no copy and reads the database.
 
 The commit of a move also claims the posting of its board for this process (`owner`, for
 POSTING_LEASE), in the same statement; the store remembers the claims it holds, so the
