@@ -99,6 +99,10 @@ class TableService:
         """The running table there as this process last saw it (store.running_in_channel)."""
         return await self.store.running_in_channel(channel_id)
 
+    def last_seen_in(self, channel_id: int | None) -> Table | None:
+        """The running table there as last seen, current or not (store.last_seen_in)."""
+        return self.store.last_seen_in(channel_id)
+
     async def unposted_tables(
         self, finished_within: timedelta = timedelta(days=1),
         guilds: Callable[[int], bool] | None = None, quiet_for: timedelta | None = None,

@@ -81,6 +81,7 @@ class TableStore:
         self._changes = changes  # None: no other process changes the tables
         self._refreshing: dict[int, asyncio.Future[None]] = {}  # copies being read again
         self._typed_at: set[int] = set()  # tables whose place asked this process (/move)
+        self._stale: dict[int, Table] = {}  # copies made old, until read again (last_seen_in)
         if changes is not None:
             changes.add(self)
 
@@ -110,6 +111,7 @@ class TableStore:
     def forget(self, table_id: int) -> None:
         self._replays.pop(table_id, None)
         self._typed_at.discard(table_id)
+        self._stale.pop(table_id, None)
         self._logs.pop(table_id, None)
         table = self._current.pop(table_id, None)
         if table is not None and self._places.get(table.place_id) == table_id:
@@ -126,7 +128,7 @@ class TableStore:
         is kept), so that a busy database does not leave /move without suggestions."""
         known = self._current.get(table_id)
         if known is not None and (ply > known.ply or ply == known.ply and status != known.status):
-            del self._current[table_id]
+            self._stale[table_id] = self._current.pop(table_id)
             # Only where members type: a copy kept for a DM pick is read when one comes.
             if table_id in self._typed_at and table_id not in self._refreshing:
                 self._refreshing[table_id] = asyncio.ensure_future(self._refresh(table_id))
@@ -148,7 +150,16 @@ class TableStore:
 
     def lost_track(self) -> None:
         """Changes may have gone unheard: no copy is current any more."""
+        self._stale.update(self._current)
         self._current.clear()
+
+    def last_seen_in(self, channel_id: int | None) -> Table | None:
+        """The running table there as this process last saw it, current or not (no database
+        round trip): suggestions when the database cannot answer in time (a commit checks)."""
+        table_id = None if channel_id is None else self._places.get(channel_id)
+        if table_id is None:
+            return None
+        return self._current.get(table_id) or self._stale.get(table_id)
 
     def held(self, table_id: int) -> Table | None:
         """This process's current copy of a running table, if it may be trusted."""
@@ -206,6 +217,7 @@ class TableStore:
     def _remember(self, table: Table) -> None:
         """Keep the replay and log of running tables only (others change no more)."""
         if table.status == "running" and table.state is not None:
+            self._stale.pop(table.id, None)
             self._replays[table.id] = _Replay(table.ply, table.state, dict(table.since))
             self._logs[table.id] = list(table.log)
             self._current[table.id] = table

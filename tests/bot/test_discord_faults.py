@@ -164,6 +164,28 @@ async def test_play_during_an_outage_leaves_no_public_thinking_or_empty_thread(
     assert (await world.table(table_id)).status == "finished"
 
 
+async def test_autocomplete_offers_the_last_seen_position_when_a_newer_cannot_be_read(
+        world: World, outage: Outage, warnings_ok: pytest.LogCaptureFixture) -> None:
+    """Another process moved the table (the feed of a cluster says so) and the database
+    cannot answer now: the member still gets suggestions, those of the position this process
+    saw last (the move is checked when played), not an empty list."""
+    warnings_ok.set_level("INFO", logger="bot")
+    table_id, place = await senet(world)
+    before = await world.table(table_id)
+    aki = world.members["aki"]
+    legal = world.bot.service.legal_moves_for(before, aki.id)
+    assert await aki.autocomplete(place, "move", "move", "")  # this process typed here
+    outage.on = True
+    world.bot.service.store.table_changed(table_id, before.ply + 1, "running")  # elsewhere
+    await world.env.settle()
+    assert world.bot.service.store.held(table_id) is None  # not current any more
+    offered = await aki.autocomplete(place, "move", "move", "")
+    assert sorted(choice["value"] for choice in offered) == sorted(legal)
+    outage.on = False
+    assert sorted(c["value"] for c in await aki.autocomplete(place, "move", "move", "")) \
+        == sorted(legal)  # read again: (here) the same position
+
+
 async def test_locked_database_answers_in_about_a_second_and_reads_still_work(
         world: World, warnings_ok: pytest.LogCaptureFixture) -> None:
     table_id, place = await senet(world)

@@ -232,14 +232,16 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
 AUTOCOMPLETE_BUDGET = 2.0  # seconds: Discord drops autocomplete answers after 3
 
 
-async def choices_in_time(work: Awaitable[list[T]]) -> list[T]:
-    """An autocomplete's choices, or none when the database cannot answer in time (Discord
-    would drop a late answer anyway, and an error shows the user nothing better)."""
+async def choices_in_time(work: Awaitable[list[T]],
+                          fallback: Callable[[], list[T]] = list) -> list[T]:
+    """An autocomplete's choices, or `fallback()`'s (by default none) when the database
+    cannot answer in time (Discord would drop a late answer anyway, and an error shows the
+    user nothing better)."""
     try:
         return await asyncio.wait_for(work, AUTOCOMPLETE_BUDGET)
     except (Unavailable, TableError, TimeoutError) as err:
-        log.info("autocomplete without choices: %r", err)
-        return []
+        log.info("autocomplete from what is known here: %r", err)
+        return fallback()
 
 
 def guarded(

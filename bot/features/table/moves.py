@@ -172,14 +172,22 @@ class TableActions:
     async def move_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Autocomplete for /move: the caller's legal moves in readable words; nothing when
-        the database cannot answer in time (Discord drops late answers anyway)."""
-        return await choices_in_time(self._move_choices(interaction, current[:100]))
+        """Autocomplete for /move: the caller's legal moves in readable words. When the
+        database cannot answer in time: those of the table as this process last saw it
+        (the move is checked when played), or none if it saw none."""
+        typed = current[:100]
+        return await choices_in_time(
+            self._move_choices(interaction, typed),
+            lambda: self._choices(self.service.last_seen_in(interaction.channel_id),
+                                  interaction, typed))
 
     async def _move_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await self._running_here(interaction)
+        return self._choices(await self._running_here(interaction), interaction, current)
+
+    def _choices(self, table: Table | None, interaction: discord.Interaction,
+                 current: str) -> list[app_commands.Choice[str]]:
         if table is None:
             return []
         seat = table.seat_of(interaction.user.id)
