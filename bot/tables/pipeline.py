@@ -13,7 +13,6 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.storage import Commit, Finish, ResultRow, SeatRow, TimerRow
 from bot.tables import computers, ratings, turns
@@ -167,24 +166,25 @@ def change(
     `absence`: seat -> (misses, taken over). `start`: the lobby's start, applied first."""
     before = start(table) if start is not None else table
     # Every field that changes, then one copy of the Table (copies cost as much as the rules).
-    fields: dict[str, Any] = {"log": [*table.log, *((s.actor, s.move.text) for s in steps)]}
-    if state is not None:
-        fields.update(state=state, since=dict(since or {}))
+    position = before.state if state is None else state
+    decisions = before.since if state is None else dict(since or {})
+    misses, taken_over = before.misses, before.taken_over
     if absence:
-        misses = {**before.misses, **{s: m for s, (m, _) in absence.items()}}
-        taken = {s for s in before.taken_over if s not in absence}
+        missed = {**misses, **{s: m for s, (m, _) in absence.items()}}
+        taken = {s for s in taken_over if s not in absence}
         taken |= {s for s, (_, t) in absence.items() if t}
-        fields.update(misses={s: m for s, m in misses.items() if m},
-                      taken_over=frozenset(taken))
-    position = fields.get("state", before.state)
+        misses, taken_over = {s: m for s, m in missed.items() if m}, frozenset(taken)
     if outcome is None and position is not None and not cancel:
         outcome = before.engine.outcome(position)
+    status, finished_at, final = before.status, before.finished_at, before.outcome
     if cancel:
-        fields.update(status="cancelled", finished_at=now)
+        status, finished_at = "cancelled", now
     elif outcome is not None:
         outcome = {**outcome, "resigned": list(outcome.get("resigned", []))}
-        fields.update(status="finished", outcome=outcome, finished_at=now)
-    after = replace(before, **fields)
+        status, finished_at, final = "finished", now, outcome
+    after = replace(before, log=[*table.log, *((s.actor, s.move.text) for s in steps)],
+                    state=position, since=decisions, misses=misses, taken_over=taken_over,
+                    status=status, finished_at=finished_at, outcome=final)
     finish = finish_of(after, outcome, now) if outcome is not None and not cancel else None
     timers = plan_timers(after, now)
     after = replace(after, timers=timers)
