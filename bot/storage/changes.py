@@ -3,7 +3,7 @@
 Each process keeps the running tables it served in memory (bot/tables/store.py), so that
 /move's autocomplete is answered without a database round trip. In a cluster another process
 may change such a table meanwhile: migration 0010 makes PostgreSQL tell every listener of each
-committed change of a table's ply or status, and the watchers forget their copy.
+committed change of a table's ply or status, and the watchers set their copy aside.
 
 While the listening connection is down nothing may be trusted (`hearing` is False: the store
 reads the database); once it is back the watchers forget everything they held, since changes
@@ -44,7 +44,7 @@ class ChangeListener:
         self._timeout = timeout
         self._watchers: list[TableWatcher] = []
         self._conn: asyncpg.Connection | None = None
-        self._checking: asyncio.Lock | None = None
+        self._checking = asyncio.Lock()  # one connect or ping at a time
         self._reconnecting: asyncio.Future[bool] | None = None
         self._closed = False
         self.hearing = False  # listening now, and the watchers forgot what came before
@@ -57,7 +57,6 @@ class ChangeListener:
         answers; whether changes are heard now. Never raises: a failure is logged."""
         if self._closed:
             return False
-        self._checking = self._checking or asyncio.Lock()
         async with self._checking:
             conn = self._conn
             try:
@@ -74,10 +73,7 @@ class ChangeListener:
         self._closed = True
         if self._reconnecting is not None:
             self._reconnecting.cancel()
-        conn, self._conn = self._conn, None
-        self._deaf()
-        if conn is not None:
-            conn.terminate()
+        self._lost()
 
     async def _listen(self) -> None:
         self._lost()
