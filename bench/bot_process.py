@@ -1,9 +1,10 @@
 """`python -m bot` as bench/load.py runs it: the bot of whatever tree is first on PYTHONPATH
 (this checkout, or an older one to compare with), plus two measurements taken inside it:
 
-- BENCH_LAG_FILE: the event loop's lag (how late a 10 ms sleep wakes up), appended once a
-  second as lines "<time.monotonic()> <lag ms>" (the monotonic clock is the machine's, so
-  the bench can cut the samples by phase);
+- BENCH_LAG_FILE: the event loop's lag (how late a 10 ms sleep wakes up) and the CPU seconds
+  Python's cycle collector has taken so far, appended once a second as lines
+  "<time.monotonic()> <lag ms> <collector s>" (the monotonic clock is the machine's, so the
+  bench can cut the samples by phase);
 - BENCH_PROFILE: a cProfile of the bot process's main thread, in CPU time (time spent waiting
   is left out), written there when the bot stops (SIGTERM).
 
@@ -14,22 +15,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import cProfile
+import gc
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 LAG_PERIOD = 0.01  # seconds
 
 
-async def sample_lag(path: str) -> None:
+def collector_clock() -> Callable[[], float]:
+    """A function telling the CPU seconds the cycle collector has taken so far (in any
+    thread): it stops the world, so it is counted apart from the rest of the bot's work."""
+    spent = [0.0]
+    started: dict[int, float] = {}
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        now = time.thread_time()
+        if phase == "start":
+            started[threading.get_ident()] = now
+        else:
+            spent[0] += now - started.pop(threading.get_ident(), now)
+
+    gc.callbacks.append(collecting)
+    return lambda: spent[0]
+
+
+async def sample_lag(path: str, collector: Callable[[], float]) -> None:
     lines: list[str] = []
     flushed = time.monotonic()
     while True:
         start = time.perf_counter()
         await asyncio.sleep(LAG_PERIOD)
         late = max(0.0, time.perf_counter() - start - LAG_PERIOD) * 1000
-        lines.append(f"{time.monotonic():.4f} {late:.2f}\n")
+        lines.append(f"{time.monotonic():.4f} {late:.2f} {collector():.4f}\n")
         if time.monotonic() - flushed >= 1.0:
             with open(path, "a", encoding="ascii") as file:
                 file.writelines(lines)
@@ -46,9 +67,10 @@ def main() -> int:
     print(f"bench: bot code from {os.path.dirname(entry.__file__)}", file=sys.stderr, flush=True)
     serve = entry.serve
     lag_file = os.environ.get("BENCH_LAG_FILE")
+    collector = collector_clock()
 
     async def measured_serve(bot: Any, token: str) -> None:
-        sampler = asyncio.create_task(sample_lag(lag_file)) if lag_file else None
+        sampler = asyncio.create_task(sample_lag(lag_file, collector)) if lag_file else None
         try:
             await serve(bot, token)
         finally:

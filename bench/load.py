@@ -23,8 +23,9 @@ and menus (and 6 nimmt! hands sent by DM). The loads:
 For every action: the time from the interaction being sent to the bot's answer (its
 interaction callback; for typed moves also the autocomplete's choices) and to the board (the
 new board posted, or the pick board edited); CPU per move of the bot processes themselves
-(the event loop: Discord, the database, autocomplete) and of their worker processes
-(pictures), this process's CPU per move (the fake Discord and the players), the bots' REST
+(Discord, the database, autocomplete), of their event-loop threads alone (the rest of a bot's
+own CPU is its SQLite thread's) and of Python's cycle collector in them, of their worker
+processes (pictures), and of this process (the fake Discord and the players); the bots' REST
 calls per move (by route, DM channels apart), and the bots' event-loop lag (how late a 10 ms
 timer fires, sampled inside each bot: bench/bot_process.py).
 
@@ -85,6 +86,8 @@ class Phase:
     lag: list[float] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # the bot processes themselves
+    loop_cpu_seconds: float = 0.0  # their event loops' threads (the rest: the SQLite thread)
+    collector_seconds: float = 0.0  # Python's cycle collector in them (mostly in the loop)
     cpu_all_seconds: float = 0.0  # with their worker processes (pictures)
     fake_cpu_seconds: float = 0.0  # this process: the fake Discord and the players
 
@@ -99,6 +102,8 @@ class Phase:
             "seconds": round(self.seconds, 2),
             "moves_per_s": round(moves / self.seconds, 1) if self.seconds else 0.0,
             "cpu_ms_per_move": per_move(self.cpu_seconds),
+            "loop_cpu_ms_per_move": per_move(self.loop_cpu_seconds),
+            "collector_cpu_ms_per_move": per_move(self.collector_seconds),
             "workers_cpu_ms_per_move": per_move(self.cpu_all_seconds - self.cpu_seconds),
             "cpu_all_ms_per_move": per_move(self.cpu_all_seconds),
             "fake_cpu_ms_per_move": per_move(self.fake_cpu_seconds),
@@ -123,10 +128,11 @@ async def measured(name: str, load: Awaitable[tuple[Figures, float]],
     after = [bot.cpu_seconds() for bot in bots]
     phase = Phase(name, figures, seconds=seconds,
                   fake_cpu_seconds=time.process_time() - fake_before)
-    phase.cpu_seconds = sum(a[0] - b[0] for a, b in zip(after, before, strict=True))
-    phase.cpu_all_seconds = sum(a[1] - b[1] for a, b in zip(after, before, strict=True))
+    phase.cpu_seconds, phase.loop_cpu_seconds, phase.cpu_all_seconds = (
+        sum(a[i] - b[i] for a, b in zip(after, before, strict=True)) for i in range(3))
     await asyncio.sleep(1.2)  # the bots write their lag samples once a second
     phase.lag = [lag for bot in bots for lag in bot.lag_since(began, began + seconds)]
+    phase.collector_seconds = sum(bot.collector_seconds(began, began + seconds) for bot in bots)
     log(f"  {name}: {json.dumps(phase.summary())}")
     if figures.refusals:
         log(f"  {name}, lost actions: {dict(figures.refusals.most_common(5))}")
@@ -281,6 +287,8 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
             phase.lag += one.lag
             phase.seconds += one.seconds
             phase.cpu_seconds += one.cpu_seconds
+            phase.loop_cpu_seconds += one.loop_cpu_seconds
+            phase.collector_seconds += one.collector_seconds
             phase.cpu_all_seconds += one.cpu_all_seconds
             phase.fake_cpu_seconds += one.fake_cpu_seconds
         result[name] = phase
@@ -289,15 +297,17 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
 
 def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
-    print("CPU ms per move: bot = the bot processes, workers = their worker processes; "
-          "REST = the bots' REST calls per move; "
-          "times in ms")
-    print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'workers':>8}{'fake':>7}"
+    print("CPU ms per move: bot = the bot processes (loop = their event loops' threads, of "
+          "which gc = Python's cycle collector), workers = their worker processes; "
+          "REST = the bots' REST calls per move; times in ms")
+    print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'loop':>6}{'gc':>6}"
+          f"{'workers':>8}{'fake':>7}"
           f"{'typed':>6}{'compl p99':>10}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
           f"{'board max':>10}{'lag p99':>9}{'lost':>6}{'REST':>6}")
     for name, phase in phases.items():
         row = phase.summary()
         print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>7}"
+              f"{row['loop_cpu_ms_per_move']:>6}{row['collector_cpu_ms_per_move']:>6}"
               f"{row['workers_cpu_ms_per_move']:>8}{row['fake_cpu_ms_per_move']:>7}"
               f"{row['autocompletes']:>6}{row['autocomplete_p99_ms']:>10}"
               f"{row['answer_p99_ms']:>11}{row['board_p50_ms']:>10}{row['board_p99_ms']:>10}"
@@ -305,7 +315,8 @@ def print_table(title: str, phases: dict[str, Phase]) -> None:
               f"{row['rest_per_move']:>6}")
 
 
-RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "workers_cpu_ms_per_move",
+RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "loop_cpu_ms_per_move",
+              "collector_cpu_ms_per_move", "workers_cpu_ms_per_move",
               "cpu_all_ms_per_move", "autocomplete_p99_ms", "answer_p99_ms", "board_p50_ms",
               "board_p99_ms", "loop_lag_p99_ms", "rest_per_move")
 

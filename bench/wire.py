@@ -471,6 +471,19 @@ class Players:
 # -- the bot processes -----------------------------------------------------------------------
 
 
+def _stat(path: str) -> list[str] | None:
+    """The fields of a /proc stat file after the command's name, or None once it is gone."""
+    try:
+        with open(path, encoding="ascii") as file:
+            return file.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _cpu(fields: list[str]) -> float:
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # user + system
+
+
 @dataclass
 class BotProcess:
     shard_id: int
@@ -478,34 +491,38 @@ class BotProcess:
     log: Path
     lag_file: Path
 
-    def cpu_seconds(self) -> tuple[float, float]:
-        """CPU used so far: (the bot process, it and all its workers)."""
-        own, everything = 0.0, 0.0
+    def cpu_seconds(self) -> tuple[float, float, float]:
+        """CPU used so far: (the bot process, its event loop's thread alone, it and all its
+        workers)."""
+        own, loop, everything = 0.0, 0.0, 0.0
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
                 continue
-            try:
-                with open(f"/proc/{pid}/stat", encoding="ascii") as file:
-                    fields = file.read().rsplit(")", 1)[1].split()
-            except OSError:
+            fields = _stat(f"/proc/{pid}/stat")
+            if fields is None or int(fields[3]) != self.process.pid:  # not the bot's session
                 continue
-            if int(fields[3]) != self.process.pid:  # not in the bot's session
-                continue
-            seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            seconds = _cpu(fields)
             everything += seconds
             if int(pid) == self.process.pid:
                 own = seconds
-        return own, everything
+                main_thread = _stat(f"/proc/{pid}/task/{pid}/stat")  # its id is the pid's
+                loop = _cpu(main_thread) if main_thread is not None else 0.0
+        return own, loop, everything
 
-    def lag_since(self, start: float, end: float) -> list[float]:
+    def _samples(self) -> list[list[str]]:
         if not self.lag_file.exists():
             return []
-        samples = []
-        for line in self.lag_file.read_text(encoding="ascii").splitlines():
-            at, _, lag = line.partition(" ")
-            if start <= float(at) <= end:
-                samples.append(float(lag))
-        return samples
+        return [line.split() for line in self.lag_file.read_text(encoding="ascii").splitlines()]
+
+    def lag_since(self, start: float, end: float) -> list[float]:
+        return [float(lag) for at, lag, *_ in self._samples() if start <= float(at) <= end]
+
+    def collector_seconds(self, start: float, end: float) -> float:
+        """CPU seconds of Python's cycle collector between two samples' times (the samples
+        nearest inside [start, end]; 0 for a bot that does not write them)."""
+        inside = [float(rest[0]) for at, _, *rest in self._samples()
+                  if rest and start <= float(at) <= end]
+        return inside[-1] - inside[0] if inside else 0.0
 
     def tail(self, lines: int = 30) -> str:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
