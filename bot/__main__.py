@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
-from bot import metrics
+from bot import collector, metrics
 from bot.config import NO_TOKEN_HELP, Config
 
 if TYPE_CHECKING:
@@ -226,6 +226,7 @@ def run(main: Coroutine[object, object, T]) -> T:
     """`asyncio.run(main)` on uvloop's event loop where uvloop is installed (not on Windows)
     and not turned off with BOT_UVLOOP=0, else on asyncio's own."""
     log = logging.getLogger(__name__)
+    collector.tune()
     if os.environ.get("BOT_UVLOOP", "").strip().lower() not in ("0", "false", "no", "off"):
         try:
             import uvloop

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
 
+from bot import collector
 from engines import registry
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ class WorkerDied(Exception):
 def _serve(conn: Connection) -> None:
     """A worker process: run each job read from `conn` (with the games registered where it
     was sent), answer (True, result) or (False, exception), until the bot closes its end."""
+    collector.tune()
     while True:
         try:
             games, fn, args, kwargs = conn.recv()

@@ -1,21 +1,35 @@
 """The event loop of `python -m bot`: uvloop's where it is installed, asyncio's with
-BOT_UVLOOP=0 or without uvloop; and the worker pools on uvloop, where a picture-sized answer
+BOT_UVLOOP=0 or without uvloop; the worker pools on uvloop, where a picture-sized answer
 and argument must cross the pipe whole (libuv makes a watched descriptor non-blocking, which
-once turned every board into "worker died")."""
+once turned every board into "worker died"); and the cycle collector of the bot and of its
+workers, whose full collections (the event loop stopped meanwhile) come rarely."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 
 import pytest
 
+from bot import collector
 from bot.__main__ import run
 from bot.workers import Workers
 
 HAS_UVLOOP = importlib.util.find_spec("uvloop") is not None
+PYTHONS_OWN = (700, 10, 10)  # the collector's thresholds as Python starts
+
+
+@pytest.fixture(autouse=True)
+def collector_as_python_starts() -> Iterator[None]:
+    """`run` sets the collector for the process: the tests' process gets it back after."""
+    saved = gc.get_threshold()
+    gc.set_threshold(*PYTHONS_OWN)
+    yield
+    gc.set_threshold(*saved)
 
 
 async def loop_module() -> str:
@@ -50,3 +64,22 @@ def test_big_answers_and_arguments_cross_the_pipe_on_uvloop() -> None:
 
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(main())
+
+
+async def collector_thresholds() -> tuple[int, int, int]:
+    return gc.get_threshold()
+
+
+def test_the_bot_collects_its_oldest_objects_rarely() -> None:
+    assert run(collector_thresholds()) == (700, 10, collector.FULL_AFTER)
+
+
+def test_picture_workers_collect_their_oldest_objects_rarely() -> None:
+    async def main() -> tuple[int, int, int]:
+        pools = Workers(processes=1)
+        try:
+            return await pools.lane("boards").run(gc.get_threshold)
+        finally:
+            pools.close()
+
+    assert run(main())[2] == collector.FULL_AFTER
