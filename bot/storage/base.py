@@ -11,16 +11,28 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bot.health import Health
-from bot.storage.driver import Driver, Execute, Fetch, Params, Row, Unavailable, Unit, read_only
+from bot.storage.driver import (
+    Driver,
+    Execute,
+    Fetch,
+    Params,
+    Row,
+    Unavailable,
+    Unit,
+    one_statement,
+    read_only,
+)
 
 T = TypeVar("T")
 
 
 @read_only
+@one_statement
 def rows_of(sql: str, params: Params = ()) -> Unit[list[Row]]:
     return (yield Fetch(sql, params))
 
 
+@one_statement
 def changed_by(sql: str, params: Params = ()) -> Unit[int]:
     return (yield Execute(sql, params))
 

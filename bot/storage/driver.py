@@ -9,6 +9,9 @@ the SQL and the logic of the repositories in one place for both backends:
 - PostgreSQL (`bot.storage.postgres`): the unit runs on one pooled asyncpg connection inside
   a transaction; each statement is one round trip.
 
+A unit of one statement (`one_statement`) is atomic by itself: the drivers run it without a
+transaction of its own, which on PostgreSQL saves the BEGIN and COMMIT round trips.
+
 Statements use `?` placeholders (the PostgreSQL driver numbers them `$1, $2, ...`). Parameters
 and results: integers, floats, text, None and aware `datetime`s (SQLite stores them as fixed
 width UTC ISO text; read them back with `as_time`). Booleans are stored as integers 0/1.
@@ -112,6 +115,18 @@ def not_durable(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
     posted again): SQLite commits it without waiting for the disk."""
     unit.durable = False  # type: ignore[attr-defined]
     return unit
+
+
+def one_statement(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
+    """Mark a unit that runs exactly one statement (a board marked posted, one query): the
+    drivers run it in autocommit, without BEGIN and COMMIT. A marked unit that yields a
+    second statement is refused with RuntimeError before that statement runs."""
+    unit.one_statement = True  # type: ignore[attr-defined]
+    return unit
+
+
+class SecondStatement(RuntimeError):
+    """A unit marked `one_statement` yielded another statement (a bug in the unit)."""
 
 
 def read_only(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:

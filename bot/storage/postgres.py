@@ -46,6 +46,7 @@ from bot.storage.driver import (
     Fetch,
     Params,
     Row,
+    SecondStatement,
     Statement,
     Unavailable,
     Unit,
@@ -256,13 +257,14 @@ class PostgresDriver:
             raise Unavailable(err) from err
         except pgerr.InterfaceError as err:  # the pool is closing or closed
             raise Unavailable(err) from err
+        run = self._alone if getattr(unit, "one_statement", False) else self._transaction
         try:
             try:
-                return await self._transaction(conn, unit(*args))
+                return await run(conn, unit(*args))
             except (pgerr.InvalidCachedStatementError, pgerr.OutdatedSchemaCacheError):
                 # A newer process migrated a table under a cached statement: asyncpg
                 # prepares it afresh next time, so the whole unit runs once more.
-                return await self._transaction(conn, unit(*args))
+                return await run(conn, unit(*args))
         finally:
             try:
                 await self._pool.release(conn)
@@ -296,9 +298,23 @@ class PostgresDriver:
             raise Unavailable(err) from err
         return result
 
-    async def _drive(self, conn: asyncpg.Connection, gen: Unit[T]) -> tuple[T, bool]:
+    async def _alone(self, conn: asyncpg.Connection, gen: Unit[T]) -> T:
+        """A unit of one statement, in autocommit: no BEGIN and COMMIT round trips."""
+        try:
+            result, _ = await self._drive(conn, gen, alone=True)
+        except BaseException as err:
+            if isinstance(err, UNAVAILABLE) or (
+                isinstance(err, pgerr.InterfaceError) and _closed(conn)
+            ):
+                raise Unavailable(err) from err
+            raise
+        return result
+
+    async def _drive(self, conn: asyncpg.Connection, gen: Unit[T],
+                     alone: bool = False) -> tuple[T, bool]:
         """Feed each yielded statement's result back into the unit until it returns; also
-        says whether a Conflict voided the transaction."""
+        says whether a Conflict voided the transaction. `alone`: the unit may run only one
+        statement (SecondStatement before a second one runs)."""
         void = False
         try:
             statement = next(gen)
@@ -317,6 +333,8 @@ class PostgresDriver:
                         "or return (the transaction is rolled back)"
                     ) from err
                 statement = gen.send(result)
+                if alone:
+                    raise SecondStatement(f"one statement only: {statement!r}")
         except StopIteration as stop:
             return stop.value, void
         finally:

@@ -23,6 +23,7 @@ from bot.storage.driver import (
     Fetch,
     Params,
     Row,
+    SecondStatement,
     Unavailable,
     Unit,
     stamp,
@@ -46,28 +47,35 @@ def _params(values: Params) -> tuple[object, ...]:
 
 
 def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False,
-           durable: bool = True) -> T:
+           durable: bool = True, alone: bool = False) -> T:
     """Run a unit as one IMMEDIATE transaction (the write lock is taken up front, so two
     processes never deadlock upgrading a read lock); a read-only unit takes no write lock
     (WAL readers never wait for a writer); a unit that need not be durable commits without
-    flushing the log to disk (the next durable commit flushes it too)."""
+    flushing the log to disk (the next durable commit flushes it too); a unit of one
+    statement (`alone`) runs in autocommit, a transaction of its own."""
     if not durable:
         (level,) = conn.execute("PRAGMA synchronous").fetchone()
         conn.execute("PRAGMA synchronous=NORMAL")
         try:
-            return _drive(conn, unit, reads_only)
+            return _drive(conn, unit, reads_only, alone=alone)
         finally:
             conn.execute(f"PRAGMA synchronous={int(level)}")
-    conn.execute("BEGIN" if reads_only else "BEGIN IMMEDIATE")
+    if not alone:
+        conn.execute("BEGIN" if reads_only else "BEGIN IMMEDIATE")
     try:
         reply: list[Row] | int | None = None
         error: BaseException | None = None
+        ran = 0
         while True:
             try:
                 statement = unit.throw(error) if error is not None else unit.send(reply)
             except StopIteration as done:
-                conn.execute("COMMIT")
+                if not alone:
+                    conn.execute("COMMIT")
                 return done.value
+            if alone and ran:
+                raise SecondStatement(f"one statement only: {statement!r}")
+            ran += 1
             error, reply = None, None
             try:
                 if isinstance(statement, Fetch):
@@ -88,6 +96,8 @@ def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False,
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    finally:
+        unit.close()
 
 
 class SqliteDriver:
@@ -102,9 +112,10 @@ class SqliteDriver:
         generator = unit(*args)
         reads_only = bool(getattr(unit, "read_only", False))
         durable = bool(getattr(unit, "durable", True))
+        alone = bool(getattr(unit, "one_statement", False))
         try:
             return await self._db._execute(_drive, self._db._conn, generator, reads_only,
-                                           durable)
+                                           durable, alone)
         except sqlite3.OperationalError as err:  # locked, disk full, read-only, I/O error
             raise Unavailable(str(err)) from err
         except sqlite3.DatabaseError as err:

@@ -31,6 +31,7 @@ from bot.storage.driver import (
     as_time,
     from_row,
     not_durable,
+    one_statement,
     read_only,
 )
 from bot.storage.results import Finish, record_finish
@@ -168,6 +169,7 @@ _SEAT_COLUMNS = "position, user_id, name, side, misses, taken_over"
 
 
 @not_durable  # one disk flush less per move; lost in a power cut, the board is reposted
+@one_statement  # once per move: no BEGIN and COMMIT round trips
 def _mark_posted(table_id: int, ply: int, message_id: int | None,
                  owner: str) -> Unit[int | None]:
     # `owner`'s posting claim ends here, unless the table moved past `ply` meanwhile (another
@@ -255,17 +257,20 @@ def _open_lobby(
 
 def _timer_sync(table_id: int, now: datetime, wanted: dict[int, tuple[int, datetime,
                 datetime | None]]) -> Unit[None]:
-    existing = yield Fetch("SELECT seat, since_ply FROM timers WHERE table_id = ?", (table_id,))
-    kept = {r["seat"] for r in existing if wanted.get(r["seat"], (None,))[0] == r["since_ply"]}
-    for row in existing:
-        if row["seat"] not in kept:
-            yield Execute("DELETE FROM timers WHERE table_id = ? AND seat = ?",
-                          (table_id, row["seat"]))
-    fresh = [(table_id, seat, since, now, deadline, remind, 0)
-             for seat, (since, deadline, remind) in sorted(wanted.items()) if seat not in kept]
-    if fresh:
+    """The table's timers become `wanted` (seat -> its decision's first ply, deadline,
+    reminder). A timer whose decision goes on (same seat, same first ply) stays as it is, its
+    reminder sent or not; the others are deleted, and the new ones inserted: two statements,
+    without reading the timers first."""
+    going_on = " OR ".join(["(seat = ? AND since_ply = ?)"] * len(wanted))
+    yield Execute("DELETE FROM timers WHERE table_id = ?" + (f" AND NOT ({going_on})"
+                                                              if wanted else ""),
+                  (table_id, *(v for seat in sorted(wanted) for v in (seat, wanted[seat][0]))))
+    if wanted:
         yield ExecuteMany(
-            f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", fresh
+            f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO NOTHING",  # kept: its decision goes on
+            [(table_id, seat, since, now, deadline, remind, 0)
+             for seat, (since, deadline, remind) in sorted(wanted.items())],
         )
 
 

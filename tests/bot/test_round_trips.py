@@ -1,0 +1,144 @@
+"""What a move costs the database, in statements, on both backends: the board's posted mark
+is one statement without a transaction of its own (on PostgreSQL, two round trips fewer per
+move), a move's timers are written without being read first, and a unit marked as one
+statement can never run a second one."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.storage import Database
+from bot.storage.driver import Execute, Fetch, SecondStatement, Unit, one_statement
+from bot.tables import Table, TableService
+from tests.bot.backends import Opener
+
+GUILD, CHANNEL, HOST = 5, 50, 500
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def db(opener: Opener) -> Database:
+    return await opener()
+
+
+@pytest.fixture
+def service(db: Database, clock: Clock) -> TableService:
+    return TableService(db, rng=random.Random(3), now=clock)
+
+
+@pytest.fixture
+async def statements(db: Database, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[list[str]]:
+    """Every statement the database server is sent from now on, in order."""
+    sent: list[str] = []
+    if db.dialect == "sqlite":
+        await db.driver.call(lambda conn: conn.set_trace_callback(sent.append))  # type: ignore[attr-defined]
+    else:
+        for name in ("execute", "fetch", "executemany"):
+            real = getattr(asyncpg.Connection, name)
+
+            def counted(self: Any, query: str, *args: Any, _real: Callable = real,
+                        **kwargs: Any) -> Any:
+                sent.append(query)
+                return _real(self, query, *args, **kwargs)
+
+            monkeypatch.setattr(asyncpg.Connection, name, counted)
+    yield sent
+    if db.dialect == "sqlite":
+        await db.driver.call(lambda conn: conn.set_trace_callback(None))  # type: ignore[attr-defined]
+
+
+def kinds(sent: list[str]) -> list[str]:
+    """Each statement's first word, PRAGMAs left out (SQLite's durability setting)."""
+    return [s.split()[0].rstrip(";").upper() for s in sent
+            if not s.upper().startswith("PRAGMA")]
+
+
+async def started(service: TableService, game: str, players: int, **rules: Any) -> Table:
+    users = [HOST + i for i in range(players)]
+    table = await service.open_table(GUILD, CHANNEL, game, None, users[0], "U0", **rules)
+    for i, uid in enumerate(users[1:], start=1):
+        await service.join(table.id, uid, f"U{i}")
+    return (await service.start(table.id, users[0], shuffle=False)).table
+
+
+async def test_a_board_marked_posted_is_one_statement(
+    service: TableService, statements: list[str]
+) -> None:
+    table = await started(service, "senet", 2)
+    statements.clear()
+    await service.mark_posted(table.id, table.ply, 4242)
+    assert kinds(statements) == ["UPDATE"]  # no BEGIN, no COMMIT
+    stored = await service.get(table.id)
+    assert (stored.posted_ply, stored.message_id) == (table.ply, 4242)
+
+
+async def test_a_move_writes_its_timers_without_reading_them_first(
+    service: TableService, statements: list[str], clock: Clock
+) -> None:
+    table = await started(service, "senet", 2, deadline_seconds=900)
+    seat = table.to_act()[0]
+    user = table.seats[seat].user_id
+    clock.t += timedelta(seconds=60)
+    statements.clear()
+    after = (await service.play(table.id, user, service.legal_moves_for(table, user)[0])).table
+    commit = kinds(statements)
+    begin = max(i for i, s in enumerate(statements) if "SET ply = ply +" in s)
+    move_unit = statements[begin:]
+    assert not any("FROM timers" in s and s.upper().startswith("SELECT") for s in move_unit)
+    assert commit.count("COMMIT") == commit.count("BEGIN")  # whole transactions only
+    timers = await service.timers.of_table(table.id)
+    (acting,) = after.to_act()
+    assert set(timers) == {acting}
+    assert timers[acting].since_ply == after.since[acting]
+    assert timers[acting].deadline_at == clock.t + timedelta(seconds=900)
+
+
+async def test_a_timer_whose_decision_goes_on_keeps_its_reminder(
+    service: TableService, clock: Clock
+) -> None:
+    """6 nimmt!: seats pick at once; one seat's pick must not send the others' reminders
+    again nor move their deadlines."""
+    start = clock.t
+    table = await started(service, "six_nimmt", 3, deadline_seconds=300)
+    clock.t = start + timedelta(seconds=250)  # reminders at 75 %
+    (reminder,) = await service.timers.reminders_due()
+    assert reminder.seats == [0, 1, 2]
+    user = table.seats[0].user_id
+    table = (await service.play(table.id, user, service.legal_moves_for(table, user)[0])).table
+    timers = await service.timers.of_table(table.id)
+    assert set(timers) == {1, 2}
+    assert all(t.deadline_at == start + timedelta(seconds=300) for t in timers.values())
+    assert await service.timers.reminders_due() == []  # sent once, kept so
+
+
+@one_statement
+def _two_statements(table_id: int) -> Unit[None]:
+    yield Fetch("SELECT id FROM game_tables WHERE id = ?", (table_id,))
+    yield Execute("DELETE FROM game_tables WHERE id = ?", (table_id,))
+
+
+async def test_a_unit_of_one_statement_never_runs_a_second(
+    db: Database, service: TableService
+) -> None:
+    table = await started(service, "senet", 2)
+    with pytest.raises(SecondStatement):
+        await db.tables.run(_two_statements, table.id)
+    assert (await service.get(table.id)).id == table.id  # the DELETE never ran
