@@ -7,6 +7,7 @@ driver and health that the database (database.py) shares among them all.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -17,6 +18,7 @@ from bot.storage.driver import (
     Fetch,
     Params,
     Row,
+    Saturated,
     Unavailable,
     Unit,
     one_statement,
@@ -24,6 +26,7 @@ from bot.storage.driver import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @read_only
@@ -59,6 +62,9 @@ class Aggregate:
         write = not getattr(unit, "read_only", False)
         try:
             result = await self.driver.run(unit, *args)
+        except Saturated as err:  # busy, not down: no outage to warn of
+            log.debug("database busy: %s", err)
+            raise
         except Unavailable as err:
             self.health.failed(err, write)
             raise

@@ -110,6 +110,11 @@ class Unavailable(Exception):
     nothing was changed. `cause` is the driver's own exception."""
 
 
+class Saturated(Unavailable):
+    """Every connection was in use for longer than the work could wait (a burst): the
+    database itself is up, so this is refused like an outage but is not one."""
+
+
 def not_durable(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
     """Mark a write whose loss in a power cut costs nothing visible (a board marked posted is
     posted again): SQLite commits it without waiting for the disk."""

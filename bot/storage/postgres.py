@@ -46,6 +46,7 @@ from bot.storage.driver import (
     Fetch,
     Params,
     Row,
+    Saturated,
     SecondStatement,
     Statement,
     Unavailable,
@@ -244,6 +245,11 @@ class PostgresDriver:
             return max(settings.acquire_timeout, settings.answered_wait)
         return settings.acquire_timeout
 
+    def _saturated(self) -> bool:
+        """Every connection the pool may open is open and in use."""
+        pool = self._pool
+        return pool.get_size() >= pool.get_max_size() and pool.get_idle_size() == 0
+
     async def run(self, unit: Callable[..., Unit[T]], *args: object) -> T:
         """Run `unit(*args)` as one transaction and return what it returns.
 
@@ -254,6 +260,8 @@ class PostgresDriver:
         try:
             conn = await self._pool.acquire(timeout=self._acquire_wait())
         except UNAVAILABLE as err:
+            if isinstance(err, TimeoutError) and self._saturated():
+                raise Saturated(f"all {self._pool.get_size()} connections busy") from err
             raise Unavailable(err) from err
         except pgerr.InterfaceError as err:  # the pool is closing or closed
             raise Unavailable(err) from err

@@ -17,6 +17,7 @@ import pytest
 
 from bot.features.table import moves
 from bot.storage import Unavailable
+from bot.storage.driver import Saturated
 from tests.bot.conftest import (
     Driver,
     World,
@@ -144,6 +145,33 @@ async def test_disk_full_answers_every_interaction_privately(
     assert len(back) == 1 and "3 interaction(s) refused" in back[0], back  # with its length
     assert len([r for r in warnings_ok.records if r.levelno >= logging.WARNING]) == 1
     await finish_by_playing(world, table_id)
+
+
+async def test_a_busy_database_refuses_politely_without_an_outage_warning(
+        world: World, monkeypatch: pytest.MonkeyPatch,
+        warnings_ok: pytest.LogCaptureFixture) -> None:
+    """Every connection in use (a burst on PostgreSQL): the move is refused privately as in an
+    outage, but the operator is not told the database is unavailable, since it is not."""
+    table_id, place = await senet(world)
+    before = await world.table(table_id)
+    aki = world.members["aki"]
+    move = world.bot.service.legal_moves_for(before, aki.id)[0]
+    driver = world.bot.db.driver
+    original = driver.run
+    busy = True
+
+    async def run(unit: Any, *args: Any) -> Any:
+        if busy:
+            raise Saturated("all 10 connections busy") from TimeoutError()
+        return await original(unit, *args)
+
+    monkeypatch.setattr(driver, "run", run)
+    assert private_text(await aki.slash(place, "move", move=move)) == SAVE_FAILED
+    assert not world.bot.db.health.down
+    assert not [r for r in warnings_ok.records if r.levelno >= logging.WARNING]
+    busy = False
+    await aki.slash(place, "move", move=move)
+    assert (await world.table(table_id)).ply > before.ply
 
 
 async def test_play_during_an_outage_leaves_no_public_thinking_or_empty_thread(

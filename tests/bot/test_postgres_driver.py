@@ -11,11 +11,13 @@ from datetime import UTC, datetime, timedelta, timezone
 import asyncpg
 import pytest
 
+from bot.storage import Database
 from bot.storage.driver import (
     Conflict,
     Execute,
     ExecuteMany,
     Fetch,
+    Saturated,
     Unavailable,
     player_answered,
 )
@@ -359,6 +361,27 @@ async def test_a_busy_pool_answers_unavailable_instead_of_queueing(postgres_url:
         assert await driver.run(one) == 1
     finally:
         await driver.close()
+
+
+async def test_a_busy_pool_is_not_reported_as_an_outage(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """In a burst every connection may be in use: work that cannot wait is refused, but
+    the operator is not warned that the database is unavailable (it is not), while an
+    unreachable server still is an outage."""
+    settings = PostgresSettings(min_size=1, max_size=1, acquire_timeout=0.1)
+    db = Database(await open_postgres(postgres_url, settings))
+    async with db.driver.pool.acquire():  # every connection is busy
+        with pytest.raises(Saturated):
+            await db.tables._rows("SELECT 1 AS one")
+    assert not db.health.down
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+    assert await db.tables._rows("SELECT 1 AS one") == [{"one": 1}]
+    await db.close()  # now the pool is gone: an outage
+    with pytest.raises(Unavailable) as refused:
+        await db.tables._rows("SELECT 1 AS one")
+    assert not isinstance(refused.value, Saturated)
+    assert db.health.down
 
 
 async def test_work_for_an_answered_player_queues_for_a_busy_pool(postgres_url: str) -> None:

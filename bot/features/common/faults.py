@@ -36,7 +36,7 @@ from bot.features.common.errors import table_error_text
 from bot.health import Health, Outages, discord_failing
 from bot.i18n import N_, Nn_, t, tn
 from bot.storage import Unavailable
-from bot.storage.driver import note_player_answered, player_answered
+from bot.storage.driver import Saturated, note_player_answered, player_answered
 from bot.tables import TableError
 
 log = logging.getLogger(__name__)
@@ -172,6 +172,8 @@ def kind_of(error: BaseException) -> str:
         return "cooldown"
     if isinstance(error, TableError):
         return "refusal"
+    if isinstance(error, Saturated):
+        return "busy"  # every database connection in use (a burst): not an outage
     if isinstance(error, Unavailable):
         return "database"
     if isinstance(error, discord.HTTPException):
@@ -193,6 +195,9 @@ def log_failure(interaction: discord.Interaction, error: BaseException) -> None:
     kind = kind_of(error)
     metrics.error(kind)
     if kind in ("cooldown", "refusal"):
+        return
+    if kind == "busy":
+        log.info("%s by %s refused: the database is busy (%s)", what, interaction.user.id, error)
         return
     if kind in ("database", "discord"):
         cause = error.__cause__ or error
