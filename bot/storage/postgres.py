@@ -217,6 +217,11 @@ def _row(record: asyncpg.Record) -> Row:
     return {key: _value(value) for key, value in record.items()}
 
 
+def _lost(err: BaseException, conn: asyncpg.Connection) -> bool:
+    """Whether `err` means the database could not do the work (not that the unit is wrong)."""
+    return isinstance(err, UNAVAILABLE) or (isinstance(err, pgerr.InterfaceError) and _closed(conn))
+
+
 def _closed(conn: asyncpg.Connection) -> bool:
     try:
         return conn.is_closed()
@@ -290,9 +295,7 @@ class PostgresDriver:
             result, void = await self._drive(conn, gen)
         except BaseException as err:
             await self._rollback(tx, conn)
-            if isinstance(err, UNAVAILABLE) or (
-                isinstance(err, pgerr.InterfaceError) and _closed(conn)
-            ):
+            if _lost(err, conn):
                 raise Unavailable(err) from err
             raise
         if void:  # the unit returned after a Conflict: nothing of it may stay
@@ -311,9 +314,7 @@ class PostgresDriver:
         try:
             result, _ = await self._drive(conn, gen, alone=True)
         except BaseException as err:
-            if isinstance(err, UNAVAILABLE) or (
-                isinstance(err, pgerr.InterfaceError) and _closed(conn)
-            ):
+            if _lost(err, conn):
                 raise Unavailable(err) from err
             raise
         return result
