@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,28 +25,9 @@ from bot.tables.pipeline import reminder_time
 from bot.tables.thinking import choose, move_seed
 from engines import GAME_IDS
 from tests.bot.backends import Opener
+from tests.helpers.clock import Clock
 
 GUILD, CHANNEL, HOST = 1, 10, 100
-
-
-class Clock:
-    """Simulated time: `now()` and an async `sleep` that only moves the clock."""
-
-    def __init__(self) -> None:
-        self.t = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, seconds: float) -> datetime:
-        self.t += timedelta(seconds=seconds)
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        self.advance(seconds)
-        await asyncio.sleep(0)
-
-
 
 
 @pytest.fixture

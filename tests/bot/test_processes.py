@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from bot.tables import DeadlineDispatcher, Expiry, TableError, TableService
 from tests.bot.backends import Opener
+from tests.helpers.clock import Clock
 
 GUILD, CHANNEL, HOST, GUEST = 1, 10, 100, 101
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.t
 
 
 async def two_services(opener: Opener, clock: Clock) -> tuple[TableService, TableService]:

@@ -17,21 +17,14 @@ from bot.storage import Database
 from bot.storage.driver import Execute, Fetch, SecondStatement, Unit, one_statement
 from bot.tables import Table, TableService
 from tests.bot.backends import Opener
+from tests.helpers.clock import Clock
 
 GUILD, CHANNEL, HOST = 5, 50, 500
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.t
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(datetime(2026, 6, 1, 12, 0, tzinfo=UTC))
 
 
 @pytest.fixture

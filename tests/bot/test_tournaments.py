@@ -15,19 +15,13 @@ from bot.storage.tournaments import GameRow
 from bot.tables import TableError, TableService
 from bot.tournaments.service import Tournament, TournamentError, TournamentService, parse_start
 from tests.bot.backends import Opener
+from tests.helpers.clock import Clock
 
 GUILD, CHANNEL, ORGANISER = 1, 10, 999
+START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 pytestmark = pytest.mark.usefixtures("quick_computers")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.t
 
 
 class Host:
@@ -78,7 +72,7 @@ async def finish_tables(tournaments: TournamentService, tournament_id: int,
 
 
 async def test_sign_up_refusals_and_the_start_time(opener: Opener) -> None:
-    clock = Clock()
+    clock = Clock(START)
     one = await process(opener, clock, 1, same=False)
     created = await one.create(GUILD, CHANNEL, ORGANISER, "senet", "swiss", {},
                                clock.t + timedelta(minutes=30), 3, 3600)
@@ -116,7 +110,7 @@ async def test_sign_up_refusals_and_the_start_time(opener: Opener) -> None:
 
 
 async def test_racing_sign_ups_never_go_over_the_seat_limit(opener: Opener) -> None:
-    clock = Clock()
+    clock = Clock(START)
     one = await process(opener, clock, 1, same=False)
     two = await process(opener, clock, 2, same=True)
     created = await one.create(GUILD, CHANNEL, ORGANISER, "senet", "swiss", {},
@@ -146,7 +140,7 @@ def test_start_times_organisers_type() -> None:
 
 
 async def test_two_processes_drive_each_round_exactly_once(opener: Opener) -> None:
-    clock = Clock()
+    clock = Clock(START)
     one = await process(opener, clock, 1, same=False)
     two = await process(opener, clock, 2, same=True)
     created = await one.create(GUILD, CHANNEL, ORGANISER, "senet", "round_robin", {},
@@ -176,7 +170,7 @@ async def test_two_processes_drive_each_round_exactly_once(opener: Opener) -> No
 
 
 async def test_single_elimination_with_byes_and_a_computer(opener: Opener) -> None:
-    clock = Clock()
+    clock = Clock(START)
     one = await process(opener, clock, 4, same=False)
     created = await one.create(GUILD, CHANNEL, ORGANISER, "cows_leopards", "elimination", {},
                                clock.t, 8, 3600)
@@ -201,7 +195,7 @@ async def test_single_elimination_with_byes_and_a_computer(opener: Opener) -> No
 
 
 async def test_cancel_cancels_the_open_tables(opener: Opener) -> None:
-    clock = Clock()
+    clock = Clock(START)
     one = await process(opener, clock, 5, same=False)
     created = await one.create(GUILD, CHANNEL, ORGANISER, "senet", "swiss", {}, clock.t, 8,
                                3600)
