@@ -28,6 +28,7 @@ from tests.bot.conftest import (
 
 SAVE_FAILED = "I couldn't save that — nothing changed, please try again in a minute."
 READ_FAILED = "I can't read the table right now — please try again in a minute."
+BUSY = "I'm very busy right now — nothing changed, please try again in a few seconds."
 
 
 def private_text(result: Any) -> str:
@@ -148,13 +149,15 @@ async def test_disk_full_answers_every_interaction_privately(
 
 
 async def test_a_busy_database_refuses_politely_without_an_outage_warning(
-        world: World, monkeypatch: pytest.MonkeyPatch,
+        world: World, monkeypatch: pytest.MonkeyPatch, user_locales: dict[int, str],
         warnings_ok: pytest.LogCaptureFixture) -> None:
-    """Every connection in use (a burst on PostgreSQL): the move is refused privately as in an
-    outage, but the operator is not told the database is unavailable, since it is not."""
+    """Every connection in use (a burst on PostgreSQL): the move is refused privately, asking
+    to try again in a few seconds, in the member's language; the operator is not told the
+    database is unavailable, since it is not."""
     table_id, place = await senet(world)
     before = await world.table(table_id)
-    aki = world.members["aki"]
+    aki, bo = world.members["aki"], world.members["bo"]
+    user_locales[bo.user.id] = "ja"
     move = world.bot.service.legal_moves_for(before, aki.id)[0]
     driver = world.bot.db.driver
     original = driver.run
@@ -166,7 +169,9 @@ async def test_a_busy_database_refuses_politely_without_an_outage_warning(
         return await original(unit, *args)
 
     monkeypatch.setattr(driver, "run", run)
-    assert private_text(await aki.slash(place, "move", move=move)) == SAVE_FAILED
+    assert private_text(await aki.slash(place, "move", move=move)) == BUSY
+    assert private_text(await bo.slash(place, "board")) == \
+        "いまとても混み合っています。何も変更されていません。数秒後にもう一度お試しください。"
     assert not world.bot.db.health.down
     assert not [r for r in warnings_ok.records if r.levelno >= logging.WARNING]
     busy = False

@@ -6,7 +6,9 @@ is answered privately in the user's language, and the error is logged once with 
 - `bot.storage.Unavailable` (locked, disk full, read-only, gone): "I couldn't save that —
   nothing changed, please try again in a minute" (the unit of work rolled back whole); a
   command that only reads (`READ_ONLY_COMMANDS`: /board, /history ...) says "I can't read
-  the table right now" instead;
+  the table right now" instead; every database connection in use for too long (a burst on
+  PostgreSQL, `Saturated`): "I'm very busy right now … try again in a few seconds", logged
+  at INFO, not an outage;
 - a cooldown: how long to wait; a table's refusal (TableError): its polite sentence;
 - anything else: a short apology ("This interaction failed" is never left).
 
@@ -43,6 +45,7 @@ log = logging.getLogger(__name__)
 
 UNAVAILABLE = N_("I couldn't save that — nothing changed, please try again in a minute.")
 UNREADABLE = N_("I can't read the table right now — please try again in a minute.")
+BUSY = N_("I'm very busy right now — nothing changed, please try again in a few seconds.")
 FAILED = N_("Sorry, something went wrong on my side. Please try again in a moment.")
 COOLDOWN = Nn_("Please wait {seconds} second before using this again.",
               "Please wait {seconds} seconds before using this again.")
@@ -161,6 +164,8 @@ def failure_text(error: BaseException, locale: object, reads_only: bool = False)
     if isinstance(error, app_commands.CommandOnCooldown):
         seconds = max(1, round(error.retry_after))
         return tn(locale, *COOLDOWN, seconds, seconds=seconds)
+    if isinstance(error, Saturated):  # a burst: over in seconds, unlike an outage
+        return t(locale, BUSY)
     if isinstance(error, Unavailable):
         return t(locale, UNREADABLE if reads_only else UNAVAILABLE)
     return t(locale, FAILED)
