@@ -125,7 +125,7 @@ def not_durable(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
 def one_statement(unit: Callable[..., Unit[T]]) -> Callable[..., Unit[T]]:
     """Mark a unit that runs exactly one statement (a board marked posted, one query): the
     drivers run it in autocommit, without BEGIN and COMMIT. A marked unit that yields a
-    second statement is refused with RuntimeError before that statement runs."""
+    second statement gets `SecondStatement` before that statement runs."""
     unit.one_statement = True  # type: ignore[attr-defined]
     return unit
 
