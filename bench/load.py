@@ -63,6 +63,7 @@ from bench.wire import (  # noqa: E402
     Players,
     TableInfo,
     guild_ids,
+    server_cpu_seconds,
     start_bots,
     stop_bots,
 )
@@ -90,6 +91,7 @@ class Phase:
     collector_seconds: float = 0.0  # Python's cycle collector in them (mostly in the loop)
     cpu_all_seconds: float = 0.0  # with their worker processes (pictures)
     fake_cpu_seconds: float = 0.0  # this process: the fake Discord and the players
+    db_cpu_seconds: float = 0.0  # the PostgreSQL server (SQLite's work is in the bots)
 
     def summary(self) -> dict[str, float]:
         moves = len(self.figures.board)
@@ -107,6 +109,7 @@ class Phase:
             "workers_cpu_ms_per_move": per_move(self.cpu_all_seconds - self.cpu_seconds),
             "cpu_all_ms_per_move": per_move(self.cpu_all_seconds),
             "fake_cpu_ms_per_move": per_move(self.fake_cpu_seconds),
+            "db_cpu_ms_per_move": per_move(self.db_cpu_seconds),
             "autocompletes": len(self.figures.autocomplete),
             "autocomplete_p99_ms": round(percentile(self.figures.autocomplete, 99), 1),
             "answer_p99_ms": round(percentile(self.figures.ack, 99), 1),
@@ -121,13 +124,17 @@ class Phase:
 
 
 async def measured(name: str, load: Awaitable[tuple[Figures, float]],
-                   bots: list[BotProcess]) -> Phase:
+                   bots: list[BotProcess], server: bool = False) -> Phase:
+    """Run one phase's load and measure it; `server`: the bots use this machine's
+    PostgreSQL server, whose CPU is measured too."""
     before = [bot.cpu_seconds() for bot in bots]
+    db_before = server_cpu_seconds() if server else 0.0
     fake_before, began = time.process_time(), time.monotonic()
     figures, seconds = await load
     after = [bot.cpu_seconds() for bot in bots]
     phase = Phase(name, figures, seconds=seconds,
-                  fake_cpu_seconds=time.process_time() - fake_before)
+                  fake_cpu_seconds=time.process_time() - fake_before,
+                  db_cpu_seconds=server_cpu_seconds() - db_before if server else 0.0)
     phase.cpu_seconds, phase.loop_cpu_seconds, phase.cpu_all_seconds = (
         sum(a[i] - b[i] for a, b in zip(after, before, strict=True)) for i in range(3))
     await asyncio.sleep(1.2)  # the bots write their lag samples once a second
@@ -228,13 +235,14 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str,
                                      "\n".join(bot.tail() for bot in bots) + f"\n{fake.errors}")
                 await asyncio.sleep(0.2)
             log(f"first boards posted in {time.perf_counter() - began:.1f} s")
+            server = is_postgres(database)
             return {
                 "steady": await measured("steady", players.steady(args.actions, args.rate),
-                                         bots),
-                "burst": await measured("burst", players.burst(), bots),
+                                         bots, server),
+                "burst": await measured("burst", players.burst(), bots, server),
                 "saturation": await measured("saturation", players.steady(
                     args.saturation_actions, args.saturation_rate, args.saturation_in_flight),
-                    bots),
+                    bots, server),
             }
         finally:
             await stop_bots(bots)
@@ -291,6 +299,7 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
             phase.collector_seconds += one.collector_seconds
             phase.cpu_all_seconds += one.cpu_all_seconds
             phase.fake_cpu_seconds += one.fake_cpu_seconds
+            phase.db_cpu_seconds += one.db_cpu_seconds
         result[name] = phase
     return result
 
@@ -298,17 +307,18 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
 def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
     print("CPU ms per move: bot = the bot processes (loop = their event loops' threads, of "
-          "which gc = Python's cycle collector), workers = their worker processes; "
-          "REST = the bots' REST calls per move; times in ms")
+          "which gc = Python's cycle collector), workers = their worker processes, db = the "
+          "PostgreSQL server; REST = the bots' REST calls per move; times in ms")
     print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'loop':>6}{'gc':>6}"
-          f"{'workers':>8}{'fake':>7}"
+          f"{'workers':>8}{'db':>6}{'fake':>7}"
           f"{'typed':>6}{'compl p99':>10}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
           f"{'board max':>10}{'lag p99':>9}{'lost':>6}{'REST':>6}")
     for name, phase in phases.items():
         row = phase.summary()
         print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>7}"
               f"{row['loop_cpu_ms_per_move']:>6}{row['collector_cpu_ms_per_move']:>6}"
-              f"{row['workers_cpu_ms_per_move']:>8}{row['fake_cpu_ms_per_move']:>7}"
+              f"{row['workers_cpu_ms_per_move']:>8}{row['db_cpu_ms_per_move']:>6}"
+              f"{row['fake_cpu_ms_per_move']:>7}"
               f"{row['autocompletes']:>6}{row['autocomplete_p99_ms']:>10}"
               f"{row['answer_p99_ms']:>11}{row['board_p50_ms']:>10}{row['board_p99_ms']:>10}"
               f"{row['board_max_ms']:>10}{row['loop_lag_p99_ms']:>9}{row['lost']:>6}"
@@ -317,8 +327,9 @@ def print_table(title: str, phases: dict[str, Phase]) -> None:
 
 RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "loop_cpu_ms_per_move",
               "collector_cpu_ms_per_move", "workers_cpu_ms_per_move",
-              "cpu_all_ms_per_move", "autocomplete_p99_ms", "answer_p99_ms", "board_p50_ms",
-              "board_p99_ms", "loop_lag_p99_ms", "rest_per_move")
+              "cpu_all_ms_per_move", "db_cpu_ms_per_move", "autocomplete_p99_ms",
+              "answer_p99_ms", "board_p50_ms", "board_p99_ms", "loop_lag_p99_ms",
+              "rest_per_move")
 
 
 def ratios(new: dict[str, Phase], old: dict[str, Phase]) -> dict[str, dict[str, float]]:

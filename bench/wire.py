@@ -484,6 +484,25 @@ def _cpu(fields: list[str]) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # user + system
 
 
+def server_cpu_seconds() -> float:
+    """CPU used so far by this machine's PostgreSQL server: every process titled
+    "postgres: …" (the backends of each connection, the WAL writer, the checkpointer). A
+    backend that has exited is no longer counted: the bots' pools keep theirs."""
+    total = 0.0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                title = file.read(16)
+        except OSError:
+            continue
+        fields = _stat(f"/proc/{pid}/stat") if title.startswith(b"postgres: ") else None
+        if fields is not None:
+            total += _cpu(fields)
+    return total
+
+
 @dataclass
 class BotProcess:
     shard_id: int
