@@ -53,13 +53,12 @@ def _drive(conn: sqlite3.Connection, unit: Unit[T], reads_only: bool = False,
     (WAL readers never wait for a writer); a unit that need not be durable commits without
     flushing the log to disk (the next durable commit flushes it too); a unit of one
     statement (`alone`) runs in autocommit, a transaction of its own."""
-    if not durable:
-        (level,) = conn.execute("PRAGMA synchronous").fetchone()
+    if not durable:  # every connection is FULL otherwise (`connect`): no need to read it
         conn.execute("PRAGMA synchronous=NORMAL")
         try:
             return _drive(conn, unit, reads_only, alone=alone)
         finally:
-            conn.execute(f"PRAGMA synchronous={int(level)}")
+            conn.execute("PRAGMA synchronous=FULL")
     if not alone:
         conn.execute("BEGIN" if reads_only else "BEGIN IMMEDIATE")
     try:
@@ -140,10 +139,12 @@ async def connect(path: str) -> SqliteDriver:
     db = await aiosqlite.connect(path, isolation_level=None)
     try:
         if not in_memory:
-            # WAL: readers never block the writer; the default synchronous=FULL keeps every
-            # committed move across a power cut, not only a crash of the process.
+            # WAL: readers never block the writer; synchronous=FULL (SQLite's usual default,
+            # set here whatever the build's is) keeps every committed move across a power
+            # cut, not only a crash of the process.
             async with db.execute("PRAGMA journal_mode=WAL"):
                 pass
+            await db.execute("PRAGMA synchronous=FULL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     except BaseException:
