@@ -466,8 +466,16 @@ def _board_id(view: dict[str, Any]) -> str:
 def _picture(view: dict[str, Any]) -> tuple[_Layout, Image.Image, ImageDraw.ImageDraw]:
     lay = _layout(_board_id(view))
     title = theme.tr("Cows and Leopards")
-    img = _base(lay.board_id, title, theme.tr("board {board}", board=lay.board_id)).copy()
-    return lay, img, ImageDraw.Draw(img)
+    subtitle = theme.tr("board {board}", board=lay.board_id)
+    base = _base if theme.exact_colours() else _indexed_base
+    img = base(lay.board_id, title, subtitle).copy()
+    return lay, img, theme.drawer(img)
+
+
+@lru_cache(maxsize=8)
+def _indexed_base(board_id: str, title: str, subtitle: str) -> Image.Image:
+    """`_base` in the shared palette: what a picture is drawn on."""
+    return theme.indexed(_base(board_id, title, subtitle))
 
 
 @theme.localised

@@ -414,7 +414,7 @@ def _centre_panel(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
 
 def _picture(view: dict[str, Any], events: list[dict], outcome: dict | None) -> bytes:
     height = BOARD_Y + 3 * SQ + 16 + 30 + 170 + 24
-    img, d = T.canvas(WIDTH, height)
+    img, d = T.palette_canvas(WIDTH, height)
     over = outcome is not None or view.get("phase") == "over"
     title, subtitle = T.tr("Senet"), T.tr("final") if over else ""
     T.layer(d, ("senet board", title, subtitle), partial(_empty_board, title=title,

@@ -109,8 +109,19 @@ def _face_mask(number: int, w: int, h: int, mini: bool) -> Image.Image:
 
 def _paste_face(draw: ImageDraw.ImageDraw, xy: tuple[float, float], number: int, w: int,
                 h: int, mini: bool) -> None:
-    draw._image.paste(_face(number, w, h, mini), (round(xy[0]), round(xy[1])),
-                      _face_mask(number, w, h, mini))
+    mask = _face_mask(number, w, h, mini)
+    if draw._image.mode == "P" and mask.mode != "1":  # soft edges: blended in colour
+        T.paste(draw, _face(number, w, h, mini), xy, "la")
+        return
+    face = _face_indexed(number, w, h, mini) if draw._image.mode == "P" else _face(
+        number, w, h, mini)
+    draw._image.paste(face, (round(xy[0]), round(xy[1])), mask)
+
+
+@lru_cache(maxsize=1024)
+def _face_indexed(number: int, w: int, h: int, mini: bool) -> Image.Image:
+    """The face in the shared palette (its opaque pixels are pasted as they are)."""
+    return T.indexed(_face(number, w, h, mini))
 
 
 @lru_cache(maxsize=1024)
@@ -507,7 +518,7 @@ def render_table(view: dict[str, Any], events: list[dict] | None = None) -> byte
     if logical and any(view["hands"]):
         hands_h = 40 + n * HAND_LINE
         height += hands_h + 20
-    img, d = T.canvas(width, height)
+    img, d = T.palette_canvas(width, height)
     y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     if view.get("phase") == "draft":
         _pool(d, (24, y, 24 + rows_w, y + rows_h), view)
@@ -611,7 +622,7 @@ def render_hand(view: dict[str, Any], seat: int) -> bytes:
     lines = max(1, -(-len(cards) // per_line))
     hand_h = 48 + lines * (CARD_H + 22) + 6
     height = 64 + 20 + rows_h + 24 + hand_h + 24
-    img, d = T.canvas(width, height)
+    img, d = T.palette_canvas(width, height)
     title = T.tr("6 nimmt!")
     y: float = T.title_strip(d, width, title, T.tr("round {round}", round=view["round"]))
     title_w = T.text_width(title, T.title_size(width), True)
@@ -669,7 +680,7 @@ def render_reveal(view: dict[str, Any], events: list[dict] | None = None) -> byt
     take_h = 0 if not takes else 36 + len(takes) * 70
     chip_h = T.min_text(width) + 12
     height = 64 + 24 + 50 + chh + 40 + chip_h + 24 + (take_h + 20 if takes else 0)
-    img, d = T.canvas(width, height)
+    img, d = T.palette_canvas(width, height)
     y: float = T.title_strip(d, width, T.tr("6 nimmt!"), _subtitle(view, events)) + 24
     body = (24, y, width - 24, y + 50 + chh + 40 + chip_h)
     T.panel(d, body, fill=FELT, outline=FELT_EDGE, on=T.BACKGROUND)
@@ -708,7 +719,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     width = 1000
     line_h = 64
     height = 64 + 30 + n * line_h + 70
-    img, d = T.canvas(width, height)
+    img, d = T.palette_canvas(width, height)
     y = T.title_strip(d, width, T.tr("6 nimmt!"),
                       T.tr("final · round {round}", round=view["round"])) + 30
     T.panel(d, (24, y - 14, width - 24, y + n * line_h + 14), on=T.BACKGROUND)

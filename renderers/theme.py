@@ -13,7 +13,7 @@ grows to carry its number at that size.
 
 Typical use::
 
-    img, d = theme.canvas(1000, 640)
+    img, d = theme.palette_canvas(1000, 640)
     y = theme.title_strip(d, img.width, "6 nimmt!", "round 2 · turn 5")
     theme.panel(d, (40, y, 960, 600))
     theme.seat_badge(d, (80, y + 40), seat=0, size=36)
@@ -25,7 +25,8 @@ Coordinates are pixels, (x, y) from the top-left; `anchor` is Pillow's text anch
 
 What is here: the palette constants and `SEAT_COLOURS` (`seat_colour`, `seat_ink`, `ink_on`,
 `shade`); `font(size, bold)` (Noto Sans Regular/Bold from renderers/fonts/, OFL) and
-`covers(s)`; `text`, `text_width`; `canvas`, `panel`, `disc` (anti-aliased), `seat_badge`,
+`covers(s)`; `text`, `text_width`; `palette_canvas` (what a board draws on) and `canvas`
+(RGB, for pictures made of pictures), `panel`, `disc` (anti-aliased), `seat_badge`,
 `star`, `arrow` (straight, bent or along a Bezier curve; `bezier`, `shorten`),
 `sprite`/`paste` (draw small things 4x larger, shrink, cache, paste); `layer`; `title_strip`,
 `rank_label`; `to_png` (to the `shared_palette`; `palette_png` writes a palette picture).
@@ -35,7 +36,12 @@ text widths and arrows are cached; cache your own repeated pieces (cards, stones
 functools.lru_cache on a function returning an RGBA image and `paste` them. What stays put
 from move to move (an empty board, a panel) is a cached `layer`: drawn once at the picture's
 own coordinates and pasted, the same pixels as drawing it in place (`drawing_in_place()`
-draws without the cache, for the tests). `to_png` costs about 1.5 ms.
+draws without the cache, for the tests). `to_png` costs about 1.5 ms for an RGB picture
+and 0.5 ms for a `palette_canvas`, which is already in the shared palette: its shapes get the
+palette colour nearest theirs, and what is anti-aliased (text, sprites, arrows) is blended in
+colour over its box only, cached by the pixels under it. Drawing a whole board in colour
+and mapping it at the end (`drawing_in_colour()`) gives the same picture but for a few
+anti-aliased edge pixels.
 """
 
 from __future__ import annotations
@@ -44,9 +50,7 @@ import contextvars
 import functools
 import io
 import math
-import struct
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -54,8 +58,21 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from isal import isal_zlib
 from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from renderers import palette
+from renderers.palette import (
+    PALETTE_FILE,
+    PaletteDraw,
+    collecting,
+    drawer,
+    drawing_in_colour,
+    exact_colours,
+    indexed,
+    palette_index,
+    palette_png,
+    shared_palette,
+)
 
 _R = TypeVar("_R")
 RGB = tuple[int, int, int]
@@ -265,7 +282,12 @@ def text(
     labels cost almost nothing."""
     mask, (left, top, right, bottom) = _text_mask(s, size, bold, anchor)
     x, y = round(xy[0]), round(xy[1])
-    draw.bitmap((x + left, y + top), mask, fill=fill)
+    box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
+    if draw._image.mode == "P":
+        palette.blend(draw._image, box, lambda patch, ox, oy: ImageDraw.Draw(patch).bitmap(
+            (box[0] - ox, box[1] - oy), mask, fill=fill), (mask, fill))
+    else:
+        draw.bitmap(box[:2], mask, fill=fill)
     return (x + left, y + top, x + right, y + bottom)
 
 
@@ -289,6 +311,19 @@ def canvas(
     """A new RGB image and a drawer for it."""
     img = Image.new("RGB", (int(width), int(height)), fill)
     return img, ImageDraw.Draw(img)
+
+
+def palette_canvas(
+    width: float, height: float, fill: RGB = BACKGROUND
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A new picture in the shared palette and a drawer for it (`drawer`): what a board
+    draws on. A quarter of an RGB canvas's bytes to fill and paste, and `to_png` need not map
+    it. Inside `collecting()` an RGB canvas (the palette is made from exact colours)."""
+    if exact_colours():
+        return canvas(width, height, fill)
+    img = Image.new("P", (int(width), int(height)), palette_index(fill))
+    img.putpalette(shared_palette().getpalette("RGB") or [])
+    return img, PaletteDraw(img)
 
 
 def panel(
@@ -334,7 +369,10 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
         x, y = x - im.width / 2, y - im.height / 2
     target = draw._image
     pos = (round(x), round(y))
-    if target.mode == "RGBA" and pos[0] >= 0 and pos[1] >= 0:
+    if target.mode == "P":
+        palette.blend(target, (*pos, pos[0] + im.width, pos[1] + im.height),
+               lambda patch, ox, oy: patch.paste(im, (pos[0] - ox, pos[1] - oy), im), (im, None))
+    elif target.mode == "RGBA" and pos[0] >= 0 and pos[1] >= 0:
         target.alpha_composite(im, pos)
     else:
         target.paste(im, pos, im)
@@ -387,7 +425,9 @@ class _Layers:
 
 
 def _nbytes(piece: Piece) -> int:
-    return 0 if piece is None else piece[0].width * piece[0].height * 4  # 4 bytes a pixel
+    if piece is None:
+        return 0
+    return piece[0].width * piece[0].height * (1 if piece[0].mode == "P" else 4)
 
 
 layers = _Layers(LAYER_BYTES)
@@ -396,7 +436,8 @@ _in_place: contextvars.ContextVar[bool] = contextvars.ContextVar("in_place", def
 
 @contextmanager
 def drawing_in_place() -> Iterator[None]:
-    """Draw every `layer` inside the block in place, without the cache (to compare)."""
+    """Draw every `layer` inside the block without the cache (to compare): in place on an
+    RGB picture, afresh on a palette picture."""
     token = _in_place.set(True)
     try:
         yield
@@ -412,22 +453,27 @@ def layer(draw: ImageDraw.ImageDraw, key: Hashable,
     `key` holds everything `paint` and `under` depend on besides the picture's width
     (positions, options, counts, the translated words: never the English words on a
     Japanese board)."""
+    size, mode = draw._image.size, draw._image.mode
     if _in_place.get():
-        paint(draw)
-        return
-    size = draw._image.size
-    full = (key, size[0], fill)
-    known, piece = layers.get(full)
-    if not known:
-        piece = _draw_layer(size, paint, fill, under)
-        layers.put(full, piece)
+        if mode != "P":
+            paint(draw)
+            return
+        piece = _draw_layer(size, paint, fill, under, mode)  # drawn afresh, not cached
+    else:
+        full = (key, size[0], fill, mode)
+        known, piece = layers.get(full)
+        if not known:
+            piece = _draw_layer(size, paint, fill, under, mode)
+            layers.put(full, piece)
     if piece is not None:
         draw._image.paste(*piece)
 
 
 def _draw_layer(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw], None],
-                fill: RGB, under: Callable[[ImageDraw.ImageDraw], None] | None) -> Piece:
-    """The box of the pixels `paint` changes, and what they become."""
+                fill: RGB, under: Callable[[ImageDraw.ImageDraw], None] | None,
+                mode: str) -> Piece:
+    """The box of the pixels `paint` changes, and what they become (drawn in colour; in the
+    shared palette for a picture in `mode` "P")."""
     before, d = canvas(*size, fill)
     if under is not None:
         under(d)
@@ -436,7 +482,8 @@ def _draw_layer(size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw], No
     box = ImageChops.difference(before, after).getbbox()
     if box is None:
         return None
-    return after.crop(box), (box[0], box[1])
+    piece = after.crop(box)
+    return (indexed(piece) if mode == "P" else piece), (box[0], box[1])
 
 
 @lru_cache(maxsize=256)
@@ -550,10 +597,21 @@ def arrow(
     masks of an arrow are cached (a board shows the same few arrows again and again)."""
     edge, body = _arrow_masks((start[0], start[1]), (end[0], end[1]), width, head,
                               outline is not None, bend, tuple((p[0], p[1]) for p in via))
-    target = draw._image
-    for colour, mask in ((outline, edge), (fill, body)):
-        if colour is not None and mask is not None:
-            target.paste(colour, mask[1], mask[0])
+    coats = [(colour, mask) for colour, mask in ((outline, edge), (fill, body))
+             if colour is not None and mask is not None]
+
+    def paint(target: Image.Image, ox: int = 0, oy: int = 0) -> None:
+        for colour, (m, (x0, y0, x1, y1)) in coats:
+            target.paste(colour, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), m)
+
+    if not coats:
+        return
+    if draw._image.mode == "P":
+        boxes = [box for _, (_, box) in coats]
+        palette.blend(draw._image, (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                             max(b[2] for b in boxes), max(b[3] for b in boxes)), paint)
+    else:
+        paint(draw._image)
 
 
 Coverage = tuple[Image.Image, tuple[int, int, int, int]] | None  # a mask and its box
@@ -763,43 +821,10 @@ def _key_strip() -> Image.Image:
     return strip
 
 
-# Every picture is mapped to one palette (renderers/palette.png, made by `python -m
-# renderers.gallery --palette`): the octree's 256 colours for a sample of every sample picture
-# of every game in both languages plus the key colours. Pillow keeps its nearest-colour cache
-# on the palette, so a palette chosen per picture started that cache cold each time: 2.5 ms
-# more per board than mapping to one kept palette, for colours within a level or two.
-PALETTE_FILE = Path(__file__).with_name("palette.png")
-_kept = threading.local()  # Pillow fills that cache without the GIL: one palette per thread
-_collected: contextvars.ContextVar[list[Image.Image] | None] = contextvars.ContextVar(
-    "collected", default=None)
-
-
-def shared_palette() -> Image.Image:
-    """The palette every picture is mapped to (a "P" image; this thread's copy)."""
-    palette = getattr(_kept, "palette", None)
-    if palette is None:
-        with Image.open(PALETTE_FILE) as im:
-            im.load()
-            palette = _kept.palette = im.copy()
-    return palette
-
-
 def _sample(image: Image.Image) -> Image.Image:
     """Every third pixel each way: enough to find a picture's colours."""
     return image.resize((max(1, image.width // 3), max(1, image.height // 3)),
                         Image.Resampling.NEAREST)
-
-
-@contextmanager
-def collecting() -> Iterator[list[Image.Image]]:
-    """A sample of each picture `to_png` encodes inside the block (for `palette_of`); inside
-    it `to_png` writes the exact colours (an RGB PNG)."""
-    samples: list[Image.Image] = []
-    token = _collected.set(samples)
-    try:
-        yield samples
-    finally:
-        _collected.reset(token)
 
 
 FLAT_SHARE = 0.002  # a colour filling this share of a picture (a card back) is kept exactly
@@ -837,9 +862,11 @@ def palette_of(samples: list[Image.Image]) -> Image.Image:
 def to_png(image: Image.Image) -> bytes:
     """Encode as a small PNG fast (about 1.5 ms for 1100 x 900): mapped to the shared
     palette without dithering and written by `palette_png`."""
+    if image.mode == "P":  # drawn on a palette_canvas
+        return palette_png(image)
     if image.mode != "RGB":
         image = image.convert("RGB")
-    collected = _collected.get()
+    collected = palette.collected()
     if collected is not None:  # exact colours, so that a picture made of pictures samples
         collected.append(_sample(image))  # the same whatever the palette is now
         exact = io.BytesIO()
@@ -848,38 +875,15 @@ def to_png(image: Image.Image) -> bytes:
     return palette_png(image.quantize(palette=shared_palette(), dither=Image.Dither.NONE))
 
 
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def palette_png(image: Image.Image) -> bytes:
-    """An 8-bit palette PNG of a "P" image, compressed by ISA-L's deflate (isal): Pillow's
-    own encoder (zlib level 3, adaptive filters) took 2-3 ms of a board's 4-5 ms to encode;
-    this takes 0.3 ms for a file within a few per cent of its size. Rows are unfiltered:
-    for palette pictures PNG recommends no filter."""
-    width, height = image.size
-    # Each row starts with its filter type, 0: the picture one column wider, its first 0s.
-    framed = Image.new("P", (width + 1, height), 0)
-    framed.paste(image, (1, 0))
-    rows = framed.tobytes()
-    colours = bytes(image.getpalette("RGB") or [0, 0, 0])[:768]
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed colour
-    return b"".join((_PNG_SIGNATURE, _png_chunk(b"IHDR", header), _png_chunk(b"PLTE", colours),
-                     _png_chunk(b"IDAT", isal_zlib.compress(rows, 1)),
-                     _png_chunk(b"IEND", b"")))
-
-
 __all__ = [
     "ALT_MAX", "BACKGROUND", "BOARD", "BOARD_DARK", "DANGER", "GOOD", "HIGHLIGHT", "INK",
-    "INK_DARK", "MUTED", "N_", "Names", "PANEL", "PANEL_EDGE", "PAPER", "SEAT_COLOURS", "WOOD",
-    "alt", "alt_ranking", "alt_title", "alt_to_move", "arrow", "badge_text", "bezier", "big_text",
-    "canvas", "canvas_width", "clip", "collecting", "covers", "disc", "disc_sprite",
-    "drawing_in_place", "fit", "font", "font_for", "has_bold", "ink_on", "layer", "layers",
-    "listing", "localised", "min_badge", "min_text", "palette_of", "palette_png", "panel",
-    "paste", "rank_label", "seat_badge", "seat_colour", "seat_ink", "seat_name", "shade",
-    "shared_palette", "shorten", "sprite", "star", "text", "text_width", "title_size",
-    "title_strip", "to_png", "tr", "translating", "wrap",
+    "INK_DARK", "MUTED", "N_", "Names", "PALETTE_FILE", "PaletteDraw", "PANEL", "PANEL_EDGE",
+    "PAPER", "SEAT_COLOURS", "WOOD", "alt", "alt_ranking", "alt_title", "alt_to_move", "arrow",
+    "badge_text", "bezier", "big_text", "canvas", "canvas_width", "clip", "collecting", "covers",
+    "disc", "disc_sprite", "drawer", "drawing_in_colour", "drawing_in_place", "exact_colours",
+    "fit", "font", "font_for", "has_bold", "indexed", "ink_on", "layer", "layers", "listing",
+    "localised", "min_badge", "min_text", "palette_canvas", "palette_index", "palette_of",
+    "palette_png", "panel", "paste", "rank_label", "seat_badge", "seat_colour", "seat_ink",
+    "seat_name", "shade", "shared_palette", "shorten", "sprite", "star", "text", "text_width",
+    "title_size", "title_strip", "to_png", "tr", "translating", "wrap",
 ]

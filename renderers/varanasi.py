@@ -589,7 +589,7 @@ def render_board(view: dict[str, Any], events: list[dict]) -> bytes:
     board = _Board(len(towers), top) if towers else None
     board_h = board.height if board else 236
     height = int(top + board_h + 22 + _seats_height(view) + 28)
-    img, d = theme.canvas(WIDTH, height)
+    img, d = theme.palette_canvas(WIDTH, height)
     theme.title_strip(d, WIDTH, theme.tr("Varanasi"), _subtitle(view))
     _draw_caption(d, TITLE_H + CAPTION_H / 2, view, act, end if board else None)
     if board is not None:
@@ -621,7 +621,7 @@ def render_game_over(view: dict[str, Any], outcome: dict[str, Any]) -> bytes:
     row_h = 96
     top = TITLE_H + 30
     height = max(top + len(groups) * row_h + 14 + MARGIN, 440)
-    img, d = theme.canvas(WIDTH, height)
+    img, d = theme.palette_canvas(WIDTH, height)
     sets_played = view.get("set", 1)
     final = theme.tr("final")
     if sets_played != 1:
