@@ -26,8 +26,9 @@ new board posted, or the pick board edited); CPU per move of the bot processes t
 (Discord, the database, autocomplete), of their event-loop threads alone (the rest of a bot's
 own CPU is its SQLite thread's) and of Python's cycle collector in them, of their worker
 processes (pictures), and of this process (the fake Discord and the players); the bots' REST
-calls per move (by route, DM channels apart), and the bots' event-loop lag (how late a 10 ms
-timer fires, sampled inside each bot: bench/bot_process.py).
+calls per move (by route, DM channels apart), the bots' event-loop lag (how late a 10 ms
+timer fires, sampled inside each bot: bench/bot_process.py), and the peak resident memory so
+far of the bot processes and of their workers (each process's own peak, added up).
 
 `--baseline TREE` runs the same loads first with the bot code of another checkout (e.g. `git
 worktree add ../base main`), with the interpreter `--baseline-python` (default this one: give
@@ -92,6 +93,8 @@ class Phase:
     cpu_all_seconds: float = 0.0  # with their worker processes (pictures)
     fake_cpu_seconds: float = 0.0  # this process: the fake Discord and the players
     db_cpu_seconds: float = 0.0  # the PostgreSQL server (SQLite's work is in the bots)
+    bot_memory_mb: float = 0.0  # peak resident memory so far: the bot processes
+    workers_memory_mb: float = 0.0  # and their worker processes (each one's peak, added up)
 
     def summary(self) -> dict[str, float]:
         moves = len(self.figures.board)
@@ -120,6 +123,8 @@ class Phase:
             "picture_kb_max": round(max(self.figures.sizes, default=0) / 1024, 1),
             "lost": self.figures.lost,
             "rest_per_move": round(sum(self.figures.rest.values()) / moves, 2) if moves else 0.0,
+            "bot_memory_mb": round(self.bot_memory_mb),
+            "workers_memory_mb": round(self.workers_memory_mb),
         }
 
 
@@ -137,6 +142,9 @@ async def measured(name: str, load: Awaitable[tuple[Figures, float]],
                   db_cpu_seconds=server_cpu_seconds() - db_before if server else 0.0)
     phase.cpu_seconds, phase.loop_cpu_seconds, phase.cpu_all_seconds = (
         sum(a[i] - b[i] for a, b in zip(after, before, strict=True)) for i in range(3))
+    peaks = [bot.peak_memory_mb() for bot in bots]
+    phase.bot_memory_mb = sum(own for own, _ in peaks)
+    phase.workers_memory_mb = sum(workers for _, workers in peaks)
     await asyncio.sleep(1.2)  # the bots write their lag samples once a second
     phase.lag = [lag for bot in bots for lag in bot.lag_since(began, began + seconds)]
     phase.collector_seconds = sum(bot.collector_seconds(began, began + seconds) for bot in bots)
@@ -300,6 +308,8 @@ def pooled(rounds: list[dict[str, Phase]]) -> dict[str, Phase]:
             phase.cpu_all_seconds += one.cpu_all_seconds
             phase.fake_cpu_seconds += one.fake_cpu_seconds
             phase.db_cpu_seconds += one.db_cpu_seconds
+            phase.bot_memory_mb = max(phase.bot_memory_mb, one.bot_memory_mb)
+            phase.workers_memory_mb = max(phase.workers_memory_mb, one.workers_memory_mb)
         result[name] = phase
     return result
 
@@ -308,11 +318,12 @@ def print_table(title: str, phases: dict[str, Phase]) -> None:
     print(title)
     print("CPU ms per move: bot = the bot processes (loop = their event loops' threads, of "
           "which gc = Python's cycle collector), workers = their worker processes, db = the "
-          "PostgreSQL server; REST = the bots' REST calls per move; times in ms")
+          "PostgreSQL server; REST = the bots' REST calls per move; times in ms; MB = peak "
+          "resident memory so far of the bots + their workers")
     print(f"{'phase':<11}{'moves':>7}{'moves/s':>9}{'bot':>7}{'loop':>6}{'gc':>6}"
           f"{'workers':>8}{'db':>6}{'fake':>7}"
           f"{'typed':>6}{'compl p99':>10}{'answer p99':>11}{'board p50':>10}{'board p99':>10}"
-          f"{'board max':>10}{'lag p99':>9}{'lost':>6}{'REST':>6}")
+          f"{'board max':>10}{'lag p99':>9}{'lost':>6}{'REST':>6}{'MB':>10}")
     for name, phase in phases.items():
         row = phase.summary()
         print(f"{name:<11}{row['moves']:>7}{row['moves_per_s']:>9}{row['cpu_ms_per_move']:>7}"
@@ -322,14 +333,15 @@ def print_table(title: str, phases: dict[str, Phase]) -> None:
               f"{row['autocompletes']:>6}{row['autocomplete_p99_ms']:>10}"
               f"{row['answer_p99_ms']:>11}{row['board_p50_ms']:>10}{row['board_p99_ms']:>10}"
               f"{row['board_max_ms']:>10}{row['loop_lag_p99_ms']:>9}{row['lost']:>6}"
-              f"{row['rest_per_move']:>6}")
+              f"{row['rest_per_move']:>6}"
+              f"{str(row['bot_memory_mb']) + ' + ' + str(row['workers_memory_mb']):>10}")
 
 
 RATIO_KEYS = ("moves_per_s", "cpu_ms_per_move", "loop_cpu_ms_per_move",
               "collector_cpu_ms_per_move", "workers_cpu_ms_per_move",
               "cpu_all_ms_per_move", "db_cpu_ms_per_move", "autocomplete_p99_ms",
               "answer_p99_ms", "board_p50_ms", "board_p99_ms", "loop_lag_p99_ms",
-              "rest_per_move")
+              "rest_per_move", "bot_memory_mb", "workers_memory_mb")
 
 
 def ratios(new: dict[str, Phase], old: dict[str, Phase]) -> dict[str, dict[str, float]]:

@@ -484,6 +484,18 @@ def _cpu(fields: list[str]) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # user + system
 
 
+def _peak_kb(pid: str) -> int:
+    """A process's peak resident memory (VmHWM, kB); 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as file:
+            for line in file:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def server_cpu_seconds() -> float:
     """CPU used so far by this machine's PostgreSQL server: every process titled
     "postgres: …" (the backends of each connection, the WAL writer, the checkpointer). A
@@ -527,6 +539,24 @@ class BotProcess:
                 main_thread = _stat(f"/proc/{pid}/task/{pid}/stat")  # its id is the pid's
                 loop = _cpu(main_thread) if main_thread is not None else 0.0
         return own, loop, everything
+
+    def peak_memory_mb(self) -> tuple[float, float]:
+        """The peak resident memory so far (VmHWM) of the bot process and of its worker
+        processes (added up: each one's own peak, pages shared with the fork server counted
+        in each, so an upper bound), in MB."""
+        own, workers = 0.0, 0.0
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            fields = _stat(f"/proc/{pid}/stat")
+            if fields is None or int(fields[3]) != self.process.pid:  # not the bot's session
+                continue
+            peak = _peak_kb(pid) / 1024
+            if int(pid) == self.process.pid:
+                own = peak
+            else:
+                workers += peak
+        return own, workers
 
     def _samples(self) -> list[list[str]]:
         if not self.lag_file.exists():
