@@ -67,8 +67,8 @@ from bot.features.tournaments.tournament import (
     TournamentUI,
 )
 from bot.health import Health, Outages, quiet_outage_tracebacks
-from bot.i18n import Translator
 from bot.i18n import commands as command_ids
+from bot.i18n.translator import Translator
 from bot.storage import Database, Unavailable, open_database
 from bot.tables import TableService
 from bot.tables.invitations import Invitations

@@ -14,7 +14,10 @@ is drawn as fast as any other.
 
 `BOT_WORKERS=0` runs everything in threads instead (tests; tiny machines). The lanes are set
 up by the bot (`install`); code that draws calls `run(lane, fn, *args)`, which falls back to
-a thread when no pool is installed. `fn` and its arguments must be picklable plain data.
+a thread when no pool is installed. `fn` and its arguments must be picklable plain data,
+and `fn` must live in a module that does not import discord.py (a feature's `pictures.py`,
+the engines, the renderers): a worker imports `fn`'s module to run it, and discord.py with
+aiohttp would cost every worker process tens of MB it never uses.
 
 A worker process knows the built-in games by itself; every job also carries the games
 registered in the bot's process (their `GameSpec`s, plain data: engines/registry.py), which

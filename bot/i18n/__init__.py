@@ -14,9 +14,11 @@ translate it later with `t(locale, constant)`. A text with a count goes through
 `ngettext`; .po entries with `msgid_plural` and `msgstr[0]`, `msgstr[1]` ...; Japanese has one
 form); `Nn_(singular, plural)` marks such a pair for later.
 
-Slash-command names, option names and choices are translated by `Translator` from entries
-with a message context (`msgctxt`): "command" (command and group names), "option" (option
-names) and "choice" (choice names that are not already ordinary messages).
+Slash-command names, option names and choices are translated by `translator.Translator` from
+entries with a message context (`msgctxt`): "command" (command and group names), "option"
+(option names) and "choice" (choice names that are not already ordinary messages). That is
+the one part that needs discord.py: this package itself does not import it, so that the
+worker processes, which draw pictures with these words, never load it.
 `python -m tools.messages` refreshes both catalogues.
 
 Which locale: ephemeral replies and DMs use the user's Discord locale (`interaction.locale`);
@@ -26,11 +28,7 @@ messages posted in a channel use the server's language (`guild.preferred_locale`
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
-
-import discord
-from discord import app_commands
 
 from bot.i18n.catalogue import (
     CHOICE_CONTEXT,
@@ -47,13 +45,6 @@ from bot.i18n.catalogue import (
     translate_in_context,
 )
 from bot.i18n.commands import FIELD, fields, plain
-
-# What Discord accepts as a (localised) command or option name.
-NAME_PATTERN = re.compile(
-    r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$"  # \w covers \p{L} and \p{N} in Python
-)
-DESCRIPTION_LIMIT = 100
-CHOICE_LIMIT = 100
 
 
 def N_(msgid: str) -> str:  # noqa: N802 - the conventional gettext marker name
@@ -91,46 +82,6 @@ def _format(locale: object, msgid: str, text: str, params: dict[str, object]) ->
         return msgid.format(**params)  # a broken translation never hides the message
 
 
-def valid_name(name: str) -> bool:
-    """Whether Discord accepts `name` as a command or option name (lowercase, no spaces)."""
-    return bool(NAME_PATTERN.match(name)) and name == name.lower()
-
-
-class Translator(app_commands.Translator):
-    """Localises slash commands through the same catalogues.
-
-    discord.py 2.7.1 wraps every name, description and choice in a `locale_str` (commands are
-    created with auto_locale_strings) and asks once per Discord locale while syncing:
-    command_name / group_name / parameter_name (data: the Command, Group or Parameter),
-    command_description / group_description / parameter_description, and choice_name (data:
-    the Choice). Returning None keeps the English default.
-    """
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        where = context.location
-        message = string.message
-        names = app_commands.TranslationContextLocation
-        if where in (names.command_name, names.group_name):
-            text = translate_in_context(locale, COMMAND_CONTEXT, message)
-            return text if text is not None and valid_name(text) else None
-        if where is names.parameter_name:
-            text = translate_in_context(locale, OPTION_CONTEXT, message)
-            return text if text is not None and valid_name(text) else None
-        if where is names.choice_name:
-            text = translate_in_context(locale, CHOICE_CONTEXT, message)
-            if text is None and has_translation(locale, message):
-                text = t(locale, message)
-            return text[:CHOICE_LIMIT] if text else None
-        if not has_translation(locale, message):
-            return None
-        return t(locale, message)[:DESCRIPTION_LIMIT]
-
-
 def t_plain(locale: object, msgid: str, /, **params: object) -> str:
     """`t` for places where Discord shows mentions as raw text (embed titles and footers,
     option descriptions): commands as plain localised names."""
@@ -154,7 +105,6 @@ __all__ = [
     "Nn_",
     "picture_words",
     "OPTION_CONTEXT",
-    "Translator",
     "has_translation",
     "po_path",
     "reload",
@@ -163,6 +113,5 @@ __all__ = [
     "t_plain",
     "tn",
     "translate_in_context",
-    "valid_name",
 ]
 

@@ -13,7 +13,8 @@ import simcord
 
 from bot.client import TableBot
 from bot.config import Config, read_dotenv
-from bot.i18n import Translator, t
+from bot.i18n import t
+from bot.i18n.translator import Translator
 from bot.narration import narrate
 from bot.storage import open_database
 from engines import GAME_IDS

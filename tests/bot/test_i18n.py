@@ -16,7 +16,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.i18n import LANGUAGES, Translator, commands, po_path, t, t_plain, valid_name
+from bot.i18n import LANGUAGES, commands, po_path, t, t_plain
+from bot.i18n.translator import Translator, valid_name
 from engines import CHANCE, GAME_IDS, IllegalMove, get_engine
 from tests.bot.conftest import World, open_and_start
 from tools.messages import ROOT, all_messages, app_commands_list

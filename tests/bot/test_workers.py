@@ -15,11 +15,20 @@ from typing import Any
 import pytest
 
 import renderers
+from bot.features.guide.rules import example_picture
+from bot.features.puzzles.pictures import puzzle_png
+from bot.features.review.pictures import evaluation_png
+from bot.features.table.pictures import render_board, render_hand_png
+from bot.features.tournaments.pictures import localised
 from bot.tables import thinking
 from bot.workers import Lane, WorkerDied, Workers
-from engines import game_ids, registry
+from engines import game_ids, get_engine, registry
 from engines.ai import choose_move
+from engines.ai.review import review
+from renderers import gallery, tournament
 from tests.helpers import nim
+from tests.helpers.modules import loaded
+from tests.helpers.puzzles import senet_puzzle
 
 
 async def test_a_job_s_answer_and_error_come_back_from_the_worker_process() -> None:
@@ -143,3 +152,30 @@ async def test_the_bot_warms_its_workers_before_answering_anyone(tmp_path: Any) 
             assert len(lane.executor.warmed) == lane.processes >= 1, lane.name
     finally:
         await bot.close_storage()
+
+
+async def test_a_worker_draws_every_picture_without_loading_discord_py() -> None:
+    """A picture worker runs only the renderers and the catalogues: discord.py and aiohttp,
+    tens of MB in every worker process, are never loaded there, whichever picture it drew
+    (a board and its alt text, a hand, a review, a puzzle, a tournament, the rules)."""
+    six = get_engine("six_nimmt")
+    state = six.new(3)
+    pools = Workers(processes=1)
+    try:
+        lane = pools.lane("boards")
+        png, alt = await lane.run(render_board, "six_nimmt", six.view(state, None), None, [],
+                                  "ja", ["a", "b", "c"])
+        assert png.startswith(b"\x89PNG") and alt
+        assert (await lane.run(render_hand_png, "six_nimmt", six.view(state, 0), 0, "en")
+                ).startswith(b"\x89PNG")
+        assert await lane.run(example_picture, "senet", "ja")
+        assert await lane.run(puzzle_png, senet_puzzle(), "en")
+        reviewed = review("senet", {}, 2, gallery.random_log("senet", 2, None, 12))
+        assert await lane.run(evaluation_png, reviewed, "en")
+        assert await lane.run(localised, tournament.render_standings,
+                              tournament.sample_standings(), "ja")
+        assert await lane.run(loaded, "discord") == []
+        assert await lane.run(loaded, "aiohttp") == []
+        assert await lane.run(loaded, "renderers")  # the question reached the same worker
+    finally:
+        pools.close()

@@ -1,5 +1,6 @@
 """Pictures are drawn off the event loop, in the boards lane of the worker processes
-(bot/workers.py): `draw(render, *args)` with a picklable top-level `render` and plain data."""
+(bot/workers.py): `draw(render, *args)` with a picklable top-level `render` and plain data;
+`render` lives in a module without discord.py (the feature's `pictures.py`)."""
 
 from __future__ import annotations
 

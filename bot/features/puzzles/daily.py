@@ -24,7 +24,8 @@ from bot.features.common.drawing import draw
 from bot.features.common.places import Place, Places
 from bot.features.puzzles import texts
 from bot.features.puzzles.components import SolveButton
-from bot.features.puzzles.puzzles import NO_MENTIONS, PuzzleMessage, puzzle_png, seat_names
+from bot.features.puzzles.pictures import puzzle_png
+from bot.features.puzzles.puzzles import NO_MENTIONS, PuzzleMessage, seat_names
 from bot.features.puzzles.service import PuzzleService
 from bot.i18n import picture_words, t
 from bot.storage.puzzles import DailyRow, DailySolvers, PuzzleRow

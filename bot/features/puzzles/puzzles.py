@@ -24,27 +24,17 @@ from bot.features.common.replies import tell
 from bot.features.common.services import Services
 from bot.features.puzzles import texts
 from bot.features.puzzles.components import ChoiceButton, ChoiceSelect, NextButton
+from bot.features.puzzles.pictures import answer_png, puzzle_png
 from bot.features.puzzles.service import PuzzleError, PuzzleService, Result, Shown
 from bot.features.table.controls import BUTTONS_PER_ROW, MAX_OPTIONS, natural_key
 from bot.games import presentation
 from bot.i18n import picture_words, t
 from bot.storage.puzzles import PuzzleRow
-from engines.base import Record
 from renderers import puzzle as pictures
 
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
-
-
-def puzzle_png(puzzle: Record, locale: object) -> bytes:
-    """The puzzle's position in `locale`'s words (runs in a board worker)."""
-    return pictures.render_puzzle(puzzle, gettext=picture_words(locale))
-
-
-def answer_png(puzzle: Record, answer: str, locale: object) -> bytes:
-    """The board after the answer (and after the best move when wrong)."""
-    return pictures.render_answer(puzzle, answer, gettext=picture_words(locale))
 
 
 def seat_names(row: PuzzleRow, locale: object) -> list[str] | None:

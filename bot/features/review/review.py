@@ -25,13 +25,14 @@ from bot.features.common.drawing import draw
 from bot.features.common.faults import defer
 from bot.features.common.replies import refuse, unless_refused
 from bot.features.common.services import Services
+from bot.features.review.pictures import evaluation_png, mistake_png
 from bot.i18n import N_, picture_words, t
 from bot.tables import TableError
 from bot.tables.export import exportable
 from bot.tables.history import shown_table
 from bot.tables.takeback import played
 from engines.ai.review import review, reviewable
-from engines.base import Options, Record
+from engines.base import Record
 from renderers import review as pictures
 
 if TYPE_CHECKING:
@@ -84,18 +85,6 @@ async def table_review(table: Table) -> Record:
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return result
-
-
-def evaluation_png(result: Record, locale: object) -> bytes:
-    """The evaluation picture in `locale`'s words (runs in a board worker)."""
-    return pictures.render_evaluation(result, gettext=picture_words(locale))
-
-
-def mistake_png(game: str, options: Options, players: int, log_: list[tuple[int, str]],
-                mistake: Record, seat: int, locale: object) -> bytes:
-    """A mistake's two boards in `locale`'s words (runs in a board worker)."""
-    return pictures.render_mistake(game, options, players, log_, mistake, seat,
-                                   gettext=picture_words(locale))
 
 
 def forget() -> None:

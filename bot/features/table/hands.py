@@ -17,7 +17,6 @@ from typing import TypedDict
 import discord
 from discord import ui
 
-import renderers
 from bot.features.common.badges import game_title
 from bot.features.common.components import Item, view_of
 from bot.features.common.drawing import draw
@@ -26,9 +25,9 @@ from bot.features.table.components import MoveSelect
 from bot.features.table.controls import natural
 from bot.features.table.labels import labels_of
 from bot.features.table.layout import walk
-from bot.i18n import picture_words, t
+from bot.features.table.pictures import render_hand_png
+from bot.i18n import t
 from bot.tables import Table
-from engines.base import View
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +44,6 @@ class HandMessage(TypedDict, total=False):
     content: str
     view: ui.View
     file: discord.File
-
-
-def render_hand_png(game: str, view: View, seat: int, locale: object = None) -> bytes:
-    return renderers.render_hand(game, view, seat, gettext=picture_words(locale))
 
 
 async def hand_file(table: Table, seat: int, locale: object = None) -> discord.File | None:

@@ -25,13 +25,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from functools import partial
 from typing import TypedDict
 
 import discord
 from discord import ui
 
-import renderers
 from bot import metrics
 from bot.features.common.badges import seat_label, seat_names, shown_name
 from bot.features.common.components import Item, view_of
@@ -46,13 +44,14 @@ from bot.features.table.components import PickButton
 from bot.features.table.controls import board_items
 from bot.features.table.labels import labels_of
 from bot.features.table.layout import Shown, accent_of, board_view, is_layout, shown_of
+from bot.features.table.pictures import render_board
 from bot.features.table.posted import last_posted, picture_name
 from bot.health import discord_failing
-from bot.i18n import picture_words, t, tn
+from bot.i18n import t, tn
 from bot.storage import Unavailable
 from bot.tables import MoveResult, Table, TableError, takeback
 from bot.tables.computers import is_computer
-from engines.base import Event, Outcome, View
+from engines.base import Event
 
 log = logging.getLogger(__name__)
 
@@ -65,27 +64,6 @@ OUTAGE_NOTICE = timedelta(minutes=1)
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 RETIRED = "retired"  # interaction.extras key: the pressed board, its controls taken off
-
-
-def render_board(game: str, view: View, outcome: Outcome | None, events: Sequence[Event],
-                 locale: object, names: list[str]) -> tuple[bytes, str | None]:
-    """The public picture (spectator view only): the board, or the final standings, with its
-    words in `locale` (the channel's language); and the picture in words (its alt text, which
-    a screen reader says), naming the seats by `names`, None if the renderer cannot describe
-    it. Runs in a board worker: both are drawn from the same view."""
-    words = picture_words(locale)
-    if outcome is not None:
-        png = renderers.render_game_over(game, view, outcome, gettext=words)
-        describe = partial(renderers.alt_text_game_over, game, view, outcome)
-    else:
-        png = renderers.render(game, view, list(events), gettext=words)
-        describe = partial(renderers.alt_text, game, view, list(events))
-    try:
-        alt = describe(gettext=words, names=names)
-    except Exception:
-        log.exception("%s: no alt text for its picture", game)
-        return png, None
-    return png, alt[:1024]
 
 
 def replay_events(table: Table, after_ply: int) -> list[Event]:

@@ -27,8 +27,9 @@ from bot.features.common.replies import tell
 from bot.features.common.services import Services
 from bot.features.settings.settings import deadline_label
 from bot.features.table.publish import Publisher
+from bot.features.tournaments.pictures import localised
 from bot.features.tournaments.seasons import Seasons
-from bot.i18n import N_, picture_words, t, tn
+from bot.i18n import N_, t, tn
 from bot.storage.tournaments import GameRow
 from bot.tables import MoveResult, TableError
 from bot.tournaments import pairing
@@ -221,13 +222,8 @@ async def pictures(tournament: Tournament, locale: object, final: bool) -> list[
     return files
 
 
-def _draw_localised(render: Callable[..., bytes], view: Record, locale: object) -> bytes:
-    """In the board worker: the picture with the words of `locale`."""
-    return render(view, gettext=picture_words(locale))
-
-
 async def _render(render: Callable[..., bytes], view: Record, locale: object) -> bytes:
-    return await draw(_draw_localised, render, view, locale)
+    return await draw(localised, render, view, locale)
 
 
 # -- the Discord side of the service ------------------------------------------------------------
