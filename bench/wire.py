@@ -522,16 +522,21 @@ class BotProcess:
     log: Path
     lag_file: Path
 
-    def cpu_seconds(self) -> tuple[float, float, float]:
-        """CPU used so far: (the bot process, its event loop's thread alone, it and all its
-        workers)."""
-        own, loop, everything = 0.0, 0.0, 0.0
+    def _session(self) -> Iterator[tuple[str, list[str]]]:
+        """(pid, stat fields) of the bot process and of every process it started (its
+        session: the workers, the fork server)."""
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
                 continue
             fields = _stat(f"/proc/{pid}/stat")
-            if fields is None or int(fields[3]) != self.process.pid:  # not the bot's session
-                continue
+            if fields is not None and int(fields[3]) == self.process.pid:
+                yield pid, fields
+
+    def cpu_seconds(self) -> tuple[float, float, float]:
+        """CPU used so far: (the bot process, its event loop's thread alone, it and all its
+        workers)."""
+        own, loop, everything = 0.0, 0.0, 0.0
+        for pid, fields in self._session():
             seconds = _cpu(fields)
             everything += seconds
             if int(pid) == self.process.pid:
@@ -545,12 +550,7 @@ class BotProcess:
         processes (added up: each one's own peak, pages shared with the fork server counted
         in each, so an upper bound), in MB."""
         own, workers = 0.0, 0.0
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            fields = _stat(f"/proc/{pid}/stat")
-            if fields is None or int(fields[3]) != self.process.pid:  # not the bot's session
-                continue
+        for pid, _ in self._session():
             peak = _peak_kb(pid) / 1024
             if int(pid) == self.process.pid:
                 own = peak
