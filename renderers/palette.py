@@ -15,7 +15,6 @@ import contextvars
 import struct
 import threading
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -23,6 +22,8 @@ from pathlib import Path
 
 from isal import isal_zlib
 from PIL import Image, ImageDraw
+
+from renderers.bounded import Bounded
 
 Ink = float | tuple[int, ...] | str  # a colour as Pillow's drawing takes it
 
@@ -137,9 +138,9 @@ def blend(target: Image.Image, box: tuple[int, int, int, int],
         low, high = target.im.crop(inside).getextrema()
         plain = low if low == high else target.crop(inside).tobytes()
         key = (id(source[0]), source[1], x0 - box[0], y0 - box[1], x1 - x0, y1 - y0, plain)
-        known = blended.get(key)
-        if known is not None and known[0] is source[0]:
-            target.im.paste(known[1].im, inside)
+        _, found = blended.get(key)
+        if found is not None and found[0] is source[0]:
+            target.im.paste(found[1].im, inside)
             return
     patch = target.crop(inside)
     coloured = patch.convert("RGB")
@@ -150,41 +151,15 @@ def blend(target: Image.Image, box: tuple[int, int, int, int],
         blended.put(key, (source[0], mapped))
 
 
-class Blended:
-    """Blends by (source, its clipping, the pixels under it), least recently used out first
-    past `budget` bytes. The source is kept with its result, so a key whose id() was reused
-    by another image never matches."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.found: OrderedDict[tuple[Hashable, ...], tuple[Image.Image, Image.Image]] = \
-            OrderedDict()
-        self.bytes = 0
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[Hashable, ...]) -> tuple[Image.Image, Image.Image] | None:
-        with self.lock:
-            known = self.found.get(key)
-            if known is not None:
-                self.found.move_to_end(key)
-            return known
-
-    def put(self, key: tuple[Hashable, ...], value: tuple[Image.Image, Image.Image]) -> None:
-        size = 2 * value[1].width * value[1].height  # the key's pixels and the result's
-        with self.lock:
-            if key in self.found:
-                return
-            self.found[key] = value
-            self.bytes += size
-            while self.bytes > self.budget and len(self.found) > 1:
-                _, (_, old) = self.found.popitem(last=False)
-                self.bytes -= 2 * old.width * old.height
+def _blend_size(entry: tuple[Image.Image, Image.Image]) -> int:
+    result = entry[1]
+    return 2 * result.width * result.height  # the key's pixels and the result's
 
 
 BLENDED_BYTES = 16 << 20
-blended = Blended(BLENDED_BYTES)
-
-
+# Blends by (source, its clipping, the pixels under it). The source is kept with its result,
+# so a key whose id() was reused by another image never matches.
+blended: Bounded[tuple[Image.Image, Image.Image]] = Bounded(BLENDED_BYTES, _blend_size)
 
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

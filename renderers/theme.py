@@ -50,8 +50,6 @@ import contextvars
 import functools
 import io
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -61,6 +59,7 @@ from typing import TypeVar
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from renderers import palette
+from renderers.bounded import Bounded
 from renderers.palette import (
     PALETTE_FILE,
     PaletteDraw,
@@ -383,45 +382,12 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
 # slots, a seat's panel) are drawn once and pasted. A layer is drawn at the picture's own
 # coordinates on a canvas of the picture's size, so its pixels are exactly those that drawing
 # it in place gives; `drawing_in_place()` turns the cache off to check that.
-# Every layer of every option set of the four games in both languages came to 48 MB (a few
-# thousand pictures of random games); a cache smaller than what is in use would redraw
-# layers (about 1 ms each) all the time, so the bound leaves room.
+# Every layer of every option set of the four games in both languages came to 48 MB in RGB
+# (a few thousand pictures of random games; a quarter of that in the palette, which boards
+# now use); a cache smaller than what is in use would redraw layers (about 1 ms each) all
+# the time, so the bound leaves room.
 LAYER_BYTES = 64 << 20
 Piece = tuple[Image.Image, tuple[int, int]] | None  # a layer's pixels and where they go
-
-
-class _Layers:
-    """Cached layers by key; the least recently used go first once they pass `budget` bytes
-    (the bot's picture workers live long and draw every game in every language)."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.pieces: OrderedDict[Hashable, Piece] = OrderedDict()
-        self.bytes = 0
-        self.lock = threading.Lock()  # the bot may draw in threads (workers = 0)
-
-    def get(self, key: Hashable) -> tuple[bool, Piece]:
-        """(whether `key` is cached, its piece)."""
-        with self.lock:
-            if key not in self.pieces:
-                return False, None
-            self.pieces.move_to_end(key)
-            return True, self.pieces[key]
-
-    def put(self, key: Hashable, piece: Piece) -> None:
-        with self.lock:
-            if key in self.pieces:  # drawn by two threads at once
-                return
-            self.pieces[key] = piece
-            self.bytes += _nbytes(piece)
-            while self.bytes > self.budget and len(self.pieces) > 1:
-                _, old = self.pieces.popitem(last=False)
-                self.bytes -= _nbytes(old)
-
-    def cache_clear(self) -> None:
-        with self.lock:
-            self.pieces.clear()
-            self.bytes = 0
 
 
 def _nbytes(piece: Piece) -> int:
@@ -430,7 +396,9 @@ def _nbytes(piece: Piece) -> int:
     return piece[0].width * piece[0].height * (1 if piece[0].mode == "P" else 4)
 
 
-layers = _Layers(LAYER_BYTES)
+# cached layers by key, the least recently used first out (the bot's picture workers live
+# long and draw every game in every language)
+layers: Bounded[Piece] = Bounded(LAYER_BYTES, _nbytes)
 _in_place: contextvars.ContextVar[bool] = contextvars.ContextVar("in_place", default=False)
 
 

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from renderers import gallery, senet, theme
+from renderers.bounded import Bounded
 
 GAMES = ["senet", "six_nimmt", "cows_leopards", "varanasi"]
 LANGUAGES = ("en", "ja")
@@ -55,7 +56,7 @@ def test_pictures_from_layers_have_the_pixels_of_pictures_drawn_in_place(
         for language in LANGUAGES:
             for stem, case in cases:
                 assert pictures(case, language) == reference[language, stem], (language, stem)
-    assert theme.layers.pieces
+    assert theme.layers.entries
 
 
 def test_the_language_is_part_of_a_layer(pictures: Callable[..., list[Pixels]]) -> None:
@@ -72,7 +73,7 @@ def test_the_language_is_part_of_a_layer(pictures: Callable[..., list[Pixels]]) 
 
 def test_layers_stay_within_their_budget() -> None:
     piece = (Image.new("RGB", (10, 10)), (0, 0))
-    layers = theme._Layers(budget=2 * 10 * 10 * 4)
+    layers = Bounded(2 * 10 * 10 * 4, theme._nbytes)
     layers.put("a", piece)
     layers.put("b", piece)
     assert layers.get("a") == (True, piece)  # now "b" is the least recently used
@@ -81,4 +82,4 @@ def test_layers_stay_within_their_budget() -> None:
     assert layers.get("b") == (False, None)
     assert layers.get("a")[0] and layers.get("c")[0]
     layers.cache_clear()
-    assert layers.bytes == 0 and not layers.pieces
+    assert layers.bytes == 0 and not layers.entries

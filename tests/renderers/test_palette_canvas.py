@@ -10,6 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from renderers import gallery, palette, theme
+from renderers.bounded import Bounded
 
 GAMES = ["senet", "six_nimmt", "cows_leopards", "varanasi"]
 
@@ -45,22 +46,22 @@ def test_a_board_in_the_palette_looks_like_the_board_drawn_in_colour() -> None:
 def test_blends_from_the_cache_have_the_pixels_of_blends_made_afresh(
         monkeypatch: pytest.MonkeyPatch) -> None:
     cases = _boards()
-    palette.blended.found.clear()
+    palette.blended.cache_clear()
     with monkeypatch.context() as patch:
-        patch.setattr(palette.blended, "get", lambda key: None)
+        patch.setattr(palette.blended, "get", lambda key: (False, None))
         fresh = [case() for _, case in cases]
-    assert palette.blended.found
+    assert palette.blended.entries
     again = [case() for _, case in cases]
     assert [_rgb(p).tobytes() for p in again] == [_rgb(p).tobytes() for p in fresh]
 
 
 def test_blends_stay_within_their_budget() -> None:
-    blended = palette.Blended(budget=3 * 2 * 10 * 10)
+    blended = Bounded(3 * 2 * 10 * 10, palette._blend_size)
     sprite, result = Image.new("RGBA", (10, 10)), Image.new("P", (10, 10))
     for n in range(5):
         blended.put((n,), (sprite, result))
     assert blended.bytes <= blended.budget
-    assert blended.get((4,)) is not None and blended.get((0,)) is None
+    assert blended.get((4,))[0] and not blended.get((0,))[0]
 
 
 def test_a_palette_board_needs_no_mapping_to_encode() -> None:
