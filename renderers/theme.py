@@ -370,7 +370,8 @@ def paste(draw: ImageDraw.ImageDraw, im: Image.Image, xy: tuple[float, float],
     pos = (round(x), round(y))
     if target.mode == "P":
         palette.blend(target, (*pos, pos[0] + im.width, pos[1] + im.height),
-               lambda patch, ox, oy: patch.paste(im, (pos[0] - ox, pos[1] - oy), im), (im, None))
+                      lambda patch, ox, oy: patch.paste(im, (pos[0] - ox, pos[1] - oy), im),
+                      (im, None))
     elif target.mode == "RGBA" and pos[0] >= 0 and pos[1] >= 0:
         target.alpha_composite(im, pos)
     else:
@@ -577,7 +578,7 @@ def arrow(
     if draw._image.mode == "P":
         boxes = [box for _, (_, box) in coats]
         palette.blend(draw._image, (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                             max(b[2] for b in boxes), max(b[3] for b in boxes)), paint)
+                                    max(b[2] for b in boxes), max(b[3] for b in boxes)), paint)
     else:
         paint(draw._image)
 
