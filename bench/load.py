@@ -26,7 +26,7 @@ new board posted, or the pick board edited); CPU per move of the bot processes t
 (Discord, the database, autocomplete), of their event-loop threads alone (the rest of a bot's
 own CPU is its SQLite thread's) and of Python's cycle collector in them, of their worker
 processes (pictures), and of this process (the fake Discord and the players); the bots' REST
-calls per move (by route, DM channels apart), the bots' event-loop lag (how late a 10 ms
+calls per move (by route, DM channels apart), the bots' event-loop lag (how late a 50 ms
 timer fires, sampled inside each bot: bench/bot_process.py), and the peak resident memory so
 far of the bot processes and of their workers (each process's own peak, added up).
 
