@@ -4,7 +4,7 @@ get an answer, and how soon does everyone see the board?
 
     python bench/load.py [--tables 1000] [--processes 1] [--database PATH|postgresql://...]
                          [--rate 60] [--actions 3000] [--typed 0.5] [--baseline TREE
-                         [--baseline-python PATH]] [--profile]
+                         [--baseline-python PATH] [--together]] [--profile]
 
 Seeds `--tables` running tables (the four games in turn, two players each, one channel
 each, 40 per server) into a fresh database (a temporary SQLite file, or a new database made
@@ -35,7 +35,12 @@ worktree add ../base main`), with the interpreter `--baseline-python` (default t
 that checkout's `.venv/bin/python` to compare with its installed libraries too), and prints
 the ratios new/old. `--rounds N` runs old and new in turn N times and pools the figures (on a
 machine shared with other work; how much it drifts shows in a figure whose code both trees
-share, such as the workers' CPU per move when the pictures did not change). `--profile`
+share, such as the workers' CPU per move when the pictures did not change). On a machine
+that drifts by more than the difference sought (these 2-core VMs: 10-15% between two runs of
+the same code), `--together` runs old and new at the same time instead, each with half the
+tables and half of every load, so that whatever else the machine does weighs on both alike:
+`--tables 800 --rate 120` gives each the 400 tables at 60 moves/s of a single run (the fake's
+and the database server's CPU are then of both). `--profile`
 writes a cProfile of each bot process to bench-profile-<shard>.prof. Prints tables and one
 JSON line.
 """
@@ -129,9 +134,9 @@ class Phase:
 
 
 async def measured(name: str, load: Awaitable[tuple[Figures, float]],
-                   bots: list[BotProcess], server: bool = False) -> Phase:
+                   bots: list[BotProcess], server: bool = False, who: str = "") -> Phase:
     """Run one phase's load and measure it; `server`: the bots use this machine's
-    PostgreSQL server, whose CPU is measured too."""
+    PostgreSQL server, whose CPU is measured too; `who` heads its log lines."""
     before = [bot.cpu_seconds() for bot in bots]
     db_before = server_cpu_seconds() if server else 0.0
     fake_before, began = time.process_time(), time.monotonic()
@@ -148,11 +153,11 @@ async def measured(name: str, load: Awaitable[tuple[Figures, float]],
     await asyncio.sleep(1.2)  # the bots write their lag samples once a second
     phase.lag = [lag for bot in bots for lag in bot.lag_since(began, began + seconds)]
     phase.collector_seconds = sum(bot.collector_seconds(began, began + seconds) for bot in bots)
-    log(f"  {name}: {json.dumps(phase.summary())}")
+    log(f"  {who}{name}: {json.dumps(phase.summary())}")
     if figures.refusals:
-        log(f"  {name}, lost actions: {dict(figures.refusals.most_common(5))}")
+        log(f"  {who}{name}, lost actions: {dict(figures.refusals.most_common(5))}")
     if figures.board:
-        log(f"  {name}, REST calls per move: " + ", ".join(
+        log(f"  {who}{name}, REST calls per move: " + ", ".join(
             f"{route} {count / len(figures.board):.2f}"
             for route, count in figures.rest.most_common(12)))
     return phase
@@ -216,12 +221,20 @@ async def seed_in(tree: Path, python: str, database: str, tables: int, shards: i
 
 
 async def run_wire(args: argparse.Namespace, tree: Path, database: str,
-                   python: str = sys.executable) -> dict[str, Phase]:
+                   python: str = sys.executable,
+                   together: asyncio.Barrier | None = None) -> dict[str, Phase]:
     """Seed the tables, start the bots of `tree` (run by `python`), run the loads, stop
-    everything."""
+    everything. `together`: another tree's bots run beside these; each load starts when
+    both have reached it (the log lines then name the tree)."""
+    who = f"{tree.name}: " if together is not None else ""
+
+    async def ready() -> None:
+        if together is not None:
+            await together.wait()
+
     began = time.perf_counter()
     tables = await seed_in(tree, python, database, args.tables, args.processes, args.seed)
-    log(f"seeded {len(tables)} tables in {time.perf_counter() - began:.1f} s")
+    log(f"{who}seeded {len(tables)} tables in {time.perf_counter() - began:.1f} s")
     players: Players | None = None
     fake = FakeDiscord(guild_ids(args.tables), shard_count=args.processes,
                        channels_per_guild=TABLES_PER_GUILD, record=False,
@@ -242,16 +255,18 @@ async def run_wire(args: argparse.Namespace, tree: Path, database: str,
                     raise SystemExit("the bots did not post every first board:\n" +
                                      "\n".join(bot.tail() for bot in bots) + f"\n{fake.errors}")
                 await asyncio.sleep(0.2)
-            log(f"first boards posted in {time.perf_counter() - began:.1f} s")
+            log(f"{who}first boards posted in {time.perf_counter() - began:.1f} s")
             server = is_postgres(database)
-            return {
-                "steady": await measured("steady", players.steady(args.actions, args.rate),
-                                         bots, server),
-                "burst": await measured("burst", players.burst(), bots, server),
-                "saturation": await measured("saturation", players.steady(
-                    args.saturation_actions, args.saturation_rate, args.saturation_in_flight),
-                    bots, server),
-            }
+            await ready()
+            steady = await measured("steady", players.steady(args.actions, args.rate), bots,
+                                    server, who)
+            await ready()
+            burst = await measured("burst", players.burst(), bots, server, who)
+            await ready()
+            saturation = await measured("saturation", players.steady(
+                args.saturation_actions, args.saturation_rate, args.saturation_in_flight),
+                bots, server, who)
+            return {"steady": steady, "burst": burst, "saturation": saturation}
         finally:
             await stop_bots(bots)
             await fake.stop()
@@ -365,9 +380,30 @@ def report(phases: dict[str, Phase], service: Phase | None) -> dict[str, Any]:
     return result
 
 
+async def run_tree(args: argparse.Namespace, label: str, tree: Path, folder: str,
+                   number: int, together: asyncio.Barrier | None = None) -> dict[str, Phase]:
+    """`run_wire` for the bots of `tree` on a fresh database, dropped after; the baseline's
+    bots are run by `--baseline-python`. With `together`, each tree gets half the tables and
+    half the load."""
+    database, drop = await fresh_database(args.database, folder, f"{label}{number}")
+    if together is not None:
+        args = argparse.Namespace(**{
+            **vars(args), "tables": args.tables // 2, "rate": args.rate / 2,
+            "saturation_rate": args.saturation_rate / 2,
+            "saturation_in_flight": args.saturation_in_flight // 2})
+    try:
+        python = args.baseline_python if label == "old" else sys.executable
+        return await run_wire(args, tree, database, python, together)
+    finally:
+        await drop()
+
+
 async def main(args: argparse.Namespace) -> int:
     kind = "PostgreSQL" if args.database and is_postgres(args.database) else "SQLite"
     title = f"{args.tables} tables, {args.processes} bot process(es), {kind}"
+    if args.together:
+        title = f"{args.tables // 2} tables each (old and new together), " \
+                f"{args.processes} bot process(es) each, {kind}"
     rounds: dict[str, list[dict[str, Phase]]] = {}
     service = None
     with tempfile.TemporaryDirectory() as folder:
@@ -376,18 +412,25 @@ async def main(args: argparse.Namespace) -> int:
                 (len(trees) or args.rounds > 1):
             raise SystemExit("--baseline and --rounds need a fresh database per run: leave "
                              "out --database (a temporary SQLite file) or give a URL")
+        if args.together and not trees:
+            raise SystemExit("--together needs --baseline")
         for number in range(args.rounds):  # old and new in turn: a busy machine's drift
-            for label, tree in [*trees, ("new", ROOT)]:  # weighs on both alike
-                database, drop = await fresh_database(args.database, folder,
-                                                      f"{label}{number}")
+            runs = [*trees, ("new", ROOT)]  # weighs on both alike
+            if args.together:
+                log(f"old and new together (round {number + 1} of {args.rounds})")
+                barrier = asyncio.Barrier(len(runs))
+                for (label, _), phases in zip(runs, await asyncio.gather(
+                        *(run_tree(args, label, tree, folder, number, barrier)
+                          for label, tree in runs)), strict=True):
+                    rounds.setdefault(label, []).append(phases)
+            for label, tree in [] if args.together else runs:
                 log(f"{label}: the bot of {tree} (round {number + 1} of {args.rounds})")
+                rounds.setdefault(label, []).append(
+                    await run_tree(args, label, tree, folder, number))
+            if args.service_moves and service is None:
+                database, drop = await fresh_database(args.database, folder, "service")
                 try:
-                    python = args.baseline_python if label == "old" else sys.executable
-                    rounds.setdefault(label, []).append(
-                        await run_wire(args, tree, database, python))
-                    if label == "new" and args.service_moves and service is None:
-                        service = await service_cpu(database, 50, args.service_moves,
-                                                    args.seed)
+                    service = await service_cpu(database, 50, args.service_moves, args.seed)
                 finally:
                     await drop()
             if trees:
@@ -433,6 +476,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=1,
                         help="run the bots this many times (with --baseline: old and new in "
                              "turn) and pool the figures; for a machine shared with others")
+    parser.add_argument("--together", action="store_true",
+                        help="with --baseline: run old and new at the same time, each with "
+                             "half the tables and half the load, so that a shared machine's "
+                             "drift weighs on both alike (the fake and db columns are then "
+                             "of both)")
     parser.add_argument("--baseline-python", metavar="PATH", default=sys.executable,
                         help="the interpreter for the baseline's bots, e.g. its checkout's "
                              ".venv/bin/python (default: this one)")
