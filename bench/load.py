@@ -394,6 +394,10 @@ async def run_tree(args: argparse.Namespace, label: str, tree: Path, folder: str
     try:
         python = args.baseline_python if label == "old" else sys.executable
         return await run_wire(args, tree, database, python, together)
+    except BaseException:
+        if together is not None:  # the other tree would wait for this one for ever
+            await together.abort()
+        raise
     finally:
         await drop()
 
