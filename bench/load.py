@@ -418,30 +418,31 @@ async def main(args: argparse.Namespace) -> int:
                              "out --database (a temporary SQLite file) or give a URL")
         if args.together and not trees:
             raise SystemExit("--together needs --baseline")
-        for number in range(args.rounds):  # old and new in turn: a busy machine's drift
-            runs = [*trees, ("new", ROOT)]  # weighs on both alike
-            if args.together:
+        checkouts = [*trees, ("new", ROOT)]
+        for number in range(args.rounds):  # old and new in turn (or together): a busy
+            if args.together:  # machine's drift weighs on both alike
                 log(f"old and new together (round {number + 1} of {args.rounds})")
-                barrier = asyncio.Barrier(len(runs))
-                for (label, _), phases in zip(runs, await asyncio.gather(
-                        *(run_tree(args, label, tree, folder, number, barrier)
-                          for label, tree in runs)), strict=True):
+                barrier = asyncio.Barrier(len(checkouts))
+                both = await asyncio.gather(*(run_tree(args, label, tree, folder, number,
+                                                       barrier) for label, tree in checkouts))
+                for (label, _), phases in zip(checkouts, both, strict=True):
                     rounds.setdefault(label, []).append(phases)
-            for label, tree in [] if args.together else runs:
-                log(f"{label}: the bot of {tree} (round {number + 1} of {args.rounds})")
-                rounds.setdefault(label, []).append(
-                    await run_tree(args, label, tree, folder, number))
-            if args.service_moves and service is None:
-                database, drop = await fresh_database(args.database, folder, "service")
-                try:
-                    service = await service_cpu(database, 50, args.service_moves, args.seed)
-                finally:
-                    await drop()
+            else:
+                for label, tree in checkouts:
+                    log(f"{label}: the bot of {tree} (round {number + 1} of {args.rounds})")
+                    rounds.setdefault(label, []).append(
+                        await run_tree(args, label, tree, folder, number))
             if trees:
                 each = ratios(rounds["new"][-1], rounds["old"][-1])
                 log(f"round {number + 1}, CPU per move new/old (bot, workers): " + ", ".join(
                     f"{name} {row['cpu_ms_per_move']}, {row['workers_cpu_ms_per_move']}"
                     for name, row in each.items()))
+        if args.service_moves:  # the table service alone, on a database of its own
+            database, drop = await fresh_database(args.database, folder, "service")
+            try:
+                service = await service_cpu(database, 50, args.service_moves, args.seed)
+            finally:
+                await drop()
     runs = {label: pooled(phases) for label, phases in rounds.items()}
     result: dict[str, Any] = {"tables": args.tables, "processes": args.processes,
                               "database": kind.lower(), "typed": args.typed,
