@@ -183,9 +183,9 @@ class Players:
                 body = call.json or {}
                 if body.get("type") == UPDATE_MESSAGE and body.get("data"):
                     self._second_press(parts[2], sent[0], body["data"])
-                elif body.get("type") == MESSAGE and (body.get("data") or {}).get(
-                        "flags", 0) & EPHEMERAL:  # a private answer given at once
-                    self._private_reply(parts[2], body["data"])
+                elif body.get("type") == MESSAGE and "resource" in answer:
+                    # a private answer given at once, or a typed move's board as its answer
+                    self._message(call, answer["resource"]["message"], parts[2])
         elif call.method == "POST" and (parts[0] == "webhooks" and len(parts) == 3 or
                                         parts[0] == "channels" and parts[2:] == ["messages"]):
             self._message(call, answer, parts[2] if parts[0] == "webhooks" else None)

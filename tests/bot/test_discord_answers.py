@@ -9,6 +9,7 @@ import pytest
 
 from bot.features.common import faults
 from tests.bot.conftest import World, button_ids, custom_ids, open_and_start, private_text
+from tests.bot.test_discord_faults import SlowChannel
 
 CALLBACK, ORIGINAL = "/callback", "/messages/@original"
 DEFERRED_UPDATE, UPDATE_MESSAGE, MESSAGE, THINKING = 6, 7, 4, 5
@@ -98,10 +99,33 @@ async def test_a_refused_press_is_answered_privately(world: World, speed: str,
     assert custom_ids(world.last_board(world.place(table)))  # the board keeps its controls
 
 
-@pytest.mark.parametrize("speed", ["quick_saves", "slow_saves"])
-async def test_a_typed_move_is_answered_privately_with_what_was_played(
-        world: World, speed: str, request: pytest.FixtureRequest) -> None:
-    request.getfixturevalue(speed)
+async def test_a_quick_typed_move_is_answered_by_its_board(world: World,
+                                                            quick_saves: None) -> None:
+    """/move saved quickly: its one answer is the board itself, public, with the picture
+    (no private "Played" and follow-up board: a request fewer)."""
+    table_id, table = await senet(world)
+    place = world.place(table)
+    aki = world.members["aki"]
+    old = world.last_board(place)
+    move = world.bot.service.legal_moves_for(table, aki.id)[0]
+    first = len(world.env.http_requests)
+    result = await aki.slash(place, "move", move=move)
+    board = world.last_board(place)
+    assert board.id != old.id and not board.flags.ephemeral and board.attachments
+    assert result.response is not None and result.response.id == board.id
+    assert not result.followups
+    assert callbacks(world, first) == [MESSAGE]
+    assert not [c for c in world.env.http_requests[first:]
+                if c.method == "POST" and "/webhooks/" in c.path]  # no follow-up
+    after = await world.table(table_id)
+    assert after.ply > table.ply and after.posted_ply == after.ply
+    assert after.message_id == board.id
+    assert custom_ids(board) and not custom_ids(
+        next(b for b in world.boards(place) if b.id == old.id))  # one live board
+
+
+async def test_a_slow_typed_move_is_answered_privately_then_its_board(
+        world: World, slow_saves: None) -> None:
     table_id, table = await senet(world)
     place = world.place(table)
     aki = world.members["aki"]
@@ -109,9 +133,50 @@ async def test_a_typed_move_is_answered_privately_with_what_was_played(
     first = len(world.env.http_requests)
     result = await aki.slash(place, "move", move=move)
     assert private_text(result).startswith("Played: ")
-    assert callbacks(world, first) == ([MESSAGE] if speed == "quick_saves" else [THINKING])
+    assert callbacks(world, first) == [THINKING]
     after = await world.table(table_id)
     assert after.ply > table.ply and after.posted_ply == after.ply
+    assert world.last_board(place).id == after.message_id
+
+
+async def test_a_typed_move_whose_board_is_late_is_answered_privately(
+        world: World, quick_saves: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board cannot come within the wait (Discord holding the channel's posts): the
+    member is answered privately, and the board follows as a public follow-up."""
+    slow = SlowChannel(world, monkeypatch)  # posts wait until the member is told
+    monkeypatch.setattr(world.bot.table_actions.in_time, "budget", 0.0)  # no waiting here
+    table_id, table = await senet(world)
+    place = world.place(table)
+    aki = world.members["aki"]
+    move = world.bot.service.legal_moves_for(table, aki.id)[0]
+    first = len(world.env.http_requests)
+    slow.refuse()
+    result = await aki.slash(place, "move", move=move)
+    assert result.response.ephemeral and result.response.content.startswith("Played: ")
+    assert callbacks(world, first) == [MESSAGE]
+    await world.env.settle()
+    told = f"told: {result.response.content}"
+    assert told in slow.events and slow.events.index(told) < slow.events.index("posted")
+    after = await world.table(table_id)
+    assert after.posted_ply == after.ply > table.ply
+    board = world.last_board(place)
+    assert board.id == after.message_id and not board.flags.ephemeral
+    assert [c for c in world.env.http_requests[first:]
+            if c.method == "POST" and "/webhooks/" in c.path]  # the board: a follow-up
+
+
+async def test_a_typed_pick_stays_private(world: World, quick_saves: None) -> None:
+    """A 6 nimmt! pick typed with /move is never answered by a public board."""
+    aki = world.member("aki")
+    world.member("bo")
+    table_id = await open_and_start(world, "six_nimmt", "aki", ["bo"], rounds=1)
+    table = await world.table(table_id)
+    seat = table.seat_of(aki.id)
+    card = min(table.view(seat)["hands"][seat])
+    first = len(world.env.http_requests)
+    picked = await aki.slash(world.place(table), "move", move=f"play {card}")
+    assert picked.ephemeral and f"You picked Card {card}." in private_text(picked)
+    assert callbacks(world, first) == [MESSAGE]
 
 
 async def test_in_a_burst_a_press_is_deferred_at_once(world: World, quick_saves: None,

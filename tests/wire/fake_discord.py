@@ -230,12 +230,8 @@ class FakeDiscord:
                 return self._commands
             case "GET", ["applications", _, "commands"]:  # a process that does not sync
                 return getattr(self, "_commands", [])
-            case "POST", ["interactions", interaction_id, _, "callback"]:
-                return {"interaction": {"id": interaction_id, "type": 2,
-                                        "activity_instance_id": None,
-                                        "response_message_id": str(next(self._ids)),
-                                        "response_message_loading": body.get("type") == 5,
-                                        "response_message_ephemeral": False}}
+            case "POST", ["interactions", interaction_id, token, "callback"]:
+                return self._callback(interaction_id, token, body)
             case "POST", ["webhooks", _, token]:
                 return self._message(self._interactions.get(token, 0), body)
             case "PATCH", ["webhooks", _, token, "messages", "@original"] \
@@ -309,6 +305,22 @@ class FakeDiscord:
         return {"id": str(sent.get("id") if "size" in sent else next(self._ids)),
                 "filename": name, "size": int(sent.get("size") or 0), "url": url,
                 "proxy_url": url, "description": sent.get("description")}
+
+    def _callback(self, interaction_id: str, token: str, body: dict[str, Any]
+                  ) -> dict[str, Any]:
+        """An interaction's answer (discord.py asks `with_response`): a message it posts (type
+        4) is stored, and returned as the callback's resource, as Discord does."""
+        answer: dict[str, Any] = {"interaction": {
+            "id": interaction_id, "type": 2, "activity_instance_id": None,
+            "response_message_id": str(next(self._ids)),
+            "response_message_loading": body.get("type") == 5,
+            "response_message_ephemeral": False}}
+        if body.get("type") == 4:
+            message = self._message(self._interactions.get(token, 0), body.get("data"))
+            self._originals.setdefault(token, int(message["id"]))
+            answer["interaction"]["response_message_id"] = message["id"]
+            answer["resource"] = {"type": 4, "message": message}
+        return answer
 
     def _message(self, channel_id: int, body: dict[str, Any] | None) -> dict[str, Any]:
         body = body or {}

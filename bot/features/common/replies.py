@@ -3,6 +3,7 @@ Discord's limit, and the public deferral of server commands."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -17,6 +18,34 @@ from bot.tables import TableError
 T = TypeVar("T")
 
 MESSAGE_LIMIT = 2000  # characters of a Discord message
+ANSWERING = "answering"  # interaction.extras key: its first answer, claimed (a future)
+
+
+def take_answer(interaction: discord.Interaction) -> bool:
+    """Claim the interaction's first answer: False when it is answered or claimed already.
+    Claimed before its request is awaited (discord.py marks the response done only after
+    it), so two tasks never both send it; the claimant calls `settle_answer` after."""
+    if interaction.response.is_done() or ANSWERING in interaction.extras:
+        return False
+    interaction.extras[ANSWERING] = asyncio.get_running_loop().create_future()
+    return True
+
+
+def settle_answer(interaction: discord.Interaction, *, sent: bool = True) -> None:
+    """The claimed first answer's request has ended; `sent=False`: it failed, and another
+    task may claim it again."""
+    claim = interaction.extras.get(ANSWERING) if sent else \
+        interaction.extras.pop(ANSWERING, None)
+    if claim is not None and not claim.done():
+        claim.set_result(None)
+
+
+async def answer_settled(interaction: discord.Interaction) -> None:
+    """Wait until a first answer that another task claimed has been sent or has failed (a
+    follow-up must not reach Discord before the first answer)."""
+    claim = interaction.extras.get(ANSWERING)
+    if claim is not None:
+        await asyncio.shield(claim)
 
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:

@@ -39,10 +39,7 @@ class InTime:
         here), else (False, None) while it goes on."""
         task = asyncio.ensure_future(work)
         try:
-            if self.budget > 0:
-                await asyncio.wait({task}, timeout=self.budget)
-            else:  # no time at all: what the work does before its first wait
-                await asyncio.sleep(0)
+            await self.glance(task, self.budget)
         except asyncio.CancelledError:
             task.cancel()
             raise
@@ -51,6 +48,15 @@ class InTime:
         self._background.add(task)  # type: ignore[arg-type]
         task.add_done_callback(self._finished)
         return False, None
+
+    @staticmethod
+    async def glance(task: asyncio.Future[T], seconds: float) -> None:
+        """Wait for `task` at most `seconds`, leaving it running (0: only what it does
+        before its first wait)."""
+        if seconds > 0:
+            await asyncio.wait({task}, timeout=seconds)
+        else:
+            await asyncio.sleep(0)
 
     def _finished(self, task: asyncio.Future[T]) -> None:
         self._background.discard(task)

@@ -4,6 +4,7 @@ live here."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 from functools import partial
@@ -14,7 +15,15 @@ from discord import app_commands
 from bot.features.common.components import view_of
 from bot.features.common.errors import missing_permission_text
 from bot.features.common.faults import choices_in_time, defer, now, saved_then
-from bot.features.common.replies import fit, refuse, send_private, tell
+from bot.features.common.replies import (
+    answer_settled,
+    fit,
+    refuse,
+    send_private,
+    settle_answer,
+    take_answer,
+    tell,
+)
 from bot.features.common.services import Services
 from bot.features.table import hands
 from bot.features.table import resign as resign_question
@@ -30,7 +39,7 @@ from bot.features.table.controls import (
 )
 from bot.features.table.in_time import SLOW_POST, InTime
 from bot.features.table.labels import describe, labels_of
-from bot.features.table.publish import Publisher
+from bot.features.table.publish import BOARD_ANSWER, Publisher
 from bot.i18n import t, tn
 from bot.storage.driver import note_player_answered
 from bot.tables import MoveResult, Table, TableError
@@ -38,6 +47,9 @@ from bot.tables.upkeep import MAX_MOVE_LENGTH
 
 log = logging.getLogger(__name__)
 
+# The share of the post budget (in_time.py) that a quickly saved typed move waits for its
+# board to be its answer (then it is answered privately, as a slow one is; the board follows).
+BOARD_ANSWER_SHARE = 0.25
 BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
 
 
@@ -137,20 +149,35 @@ class TableActions:
             await tell(interaction, t(loc, "No game is being played here. Start one with "
                                            "{/play}."))
             return
-        result, text = played
-        try:
-            await tell(interaction, text)
-        except discord.HTTPException as err:  # the move is saved: its board still goes out
-            log.info("could not answer a typed move (%s)", err)
+        result, text, private = played
+        post: Awaitable[bool] | None = None
+        if not private and not interaction.response.is_done():  # its board may answer it
+            interaction.extras[BOARD_ANSWER] = True
+            post = asyncio.ensure_future(self.publisher.publish(result, interaction=interaction))
+            await self.in_time.glance(post, self.in_time.budget * BOARD_ANSWER_SHARE)
+            await answer_settled(interaction)  # the board's answer, when it is being sent
+            if interaction.response.is_done():  # answered by the board
+                await self.in_time.wait(post)  # the rest (the old board retired) may go on
+                return
+        # A private pick, a deferred save, or no board in time (another board of the table
+        # posting first, a slow picture, the board left to another process): as before.
+        if interaction.response.is_done() or take_answer(interaction):
+            try:
+                await tell(interaction, text)
+            except discord.HTTPException as err:  # the move is saved: its board still goes out
+                log.info("could not answer a typed move (%s)", err)
+            finally:
+                settle_answer(interaction, sent=interaction.response.is_done())
         note_player_answered()
-        await publish_and_answer(interaction, self.in_time, self.publisher,
-                                 self.publisher.publish(result, interaction=interaction),
-                                 result.table)
+        if post is None:
+            post = self.publisher.publish(result, interaction=interaction)
+        await publish_and_answer(interaction, self.in_time, self.publisher, post, result.table)
 
     async def _play_typed(self, interaction: discord.Interaction, move: str
-                          ) -> tuple[MoveResult, str] | None:
-        """Play a typed move at the game running in the channel: the result and the
-        player's private answer; None when no game is running there."""
+                          ) -> tuple[MoveResult, str, bool] | None:
+        """Play a typed move at the game running in the channel: the result, the player's
+        private answer and whether the move is a private pick; None when no game is running
+        there."""
         loc = locale_of(interaction)
         table = await self.service.running_in_channel(interaction.channel_id)
         if table is None:
@@ -162,12 +189,13 @@ class TableActions:
         if seat is not None and move in table.legal_moves(seat):
             label = labels_of(table, seat, loc)[move]
         result = await self.service.play(table.id, interaction.user.id, move)
-        if is_private_pick(table):
+        private = is_private_pick(table)
+        if private:
             text = t(loc, "You picked {card}. It stays face down until everyone has picked.",
                      card=label)
         else:
             text = t(loc, "Played: {move}", move=label)
-        return result, fit(text)
+        return result, fit(text), private
 
     async def move_choices(
         self, interaction: discord.Interaction, current: str

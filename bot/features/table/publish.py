@@ -37,6 +37,7 @@ from bot.features.common.drawing import draw
 from bot.features.common.errors import missing_permission_text
 from bot.features.common.faults import defer
 from bot.features.common.places import Place, Places
+from bot.features.common.replies import answer_settled, settle_answer, take_answer
 from bot.features.common.services import Services
 from bot.features.table import hands
 from bot.features.table.board import board_text, game_over_text, is_private_pick, players_line
@@ -64,12 +65,39 @@ OUTAGE_NOTICE = timedelta(minutes=1)
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 RETIRED = "retired"  # interaction.extras key: the pressed board, its controls taken off
+# interaction.extras key: the board may be the interaction's first answer (a typed move,
+# answered publicly by its board: one request fewer than a private answer and a follow-up)
+BOARD_ANSWER = "board_answer"
 
 
 def replay_events(table: Table, after_ply: int) -> list[Event]:
     """Events of the log entries after `after_ply`, asked from the engine by replaying."""
     return takeback.replay_events(table.engine, len(table.seats), table.options, table.log,
                                   after_ply)  # a log with take-backs too
+
+
+async def _answer_with(interaction: discord.Interaction, channel: Place,
+                       post: BoardPost) -> discord.Message:
+    """Post the board as the interaction's answer (its answer claimed by the caller). An
+    interaction Discord no longer knows (answered too late) leaves the board to the channel;
+    another failure gives the answer back, for the caller's fallback to use."""
+    try:
+        answered = await interaction.response.send_message(**post)
+    except discord.NotFound:  # nobody can answer it any more
+        settle_answer(interaction)
+        log.info("a typed move's board came too late for its answer: posted in the channel")
+        file = post.get("file")
+        if file is not None:
+            file.reset()  # read once already
+        return await channel.send(**post)
+    except BaseException:
+        settle_answer(interaction, sent=False)
+        raise
+    settle_answer(interaction)
+    message = answered.resource
+    if isinstance(message, discord.InteractionMessage):
+        return message
+    return await interaction.original_response()  # Discord returned no message: ask for it
 
 
 # Another feature's controls for a board: (table, locale, the board's own items) -> more items.
@@ -524,16 +552,22 @@ class Publisher:
     @staticmethod
     async def _send(channel: Place, interaction: discord.Interaction | None, table: Table,
                     post: BoardPost) -> discord.Message:
-        """Through the interaction's follow-up when it was used in the table's place (and
-        is fresh), else as a channel message."""
-        if interaction is not None and interaction.channel_id == table.place_id and \
-                not interaction.is_expired():
-            view = post.get("view")
+        """As the answer of an interaction that offers it (a typed move, `BOARD_ANSWER`) and
+        is not answered yet; else through the interaction's follow-up when it was used in
+        the table's place (and is fresh); else as a channel message."""
+        if interaction is None or interaction.channel_id != table.place_id or \
+                interaction.is_expired():
+            return await channel.send(**post)
+        view = post.get("view")
+        if interaction.extras.get(BOARD_ANSWER):
+            await answer_settled(interaction)  # a private answer being sent goes first
+        if interaction.extras.get(BOARD_ANSWER) and take_answer(interaction):
+            message = await _answer_with(interaction, channel, post)
+        else:
             message = await interaction.followup.send(wait=True, **post)
-            if view is not None:
-                view.stop()  # dynamic items: nothing needs the View object
-            return message
-        return await channel.send(**post)
+        if view is not None:
+            view.stop()  # dynamic items: nothing needs the View object
+        return message
 
     async def _render(self, table: Table, events: list[Event], locale: object = None
                       ) -> discord.File | None:
