@@ -165,6 +165,25 @@ async def test_a_typed_move_whose_board_is_late_is_answered_privately(
             if c.method == "POST" and "/webhooks/" in c.path]  # the board: a follow-up
 
 
+async def test_while_boards_queue_a_typed_move_is_answered_privately_at_once(
+        world: World, quick_saves: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards queuing (a burst): the member's answer does not wait for the board."""
+    from bot.features.table import publish
+
+    monkeypatch.setattr(publish, "BUSY_POSTS", 0)
+    table_id, table = await senet(world)
+    place = world.place(table)
+    aki = world.members["aki"]
+    move = world.bot.service.legal_moves_for(table, aki.id)[0]
+    first = len(world.env.http_requests)
+    result = await aki.slash(place, "move", move=move)
+    assert private_text(result).startswith("Played: ")
+    assert callbacks(world, first) == [MESSAGE]
+    after = await world.table(table_id)
+    assert after.posted_ply == after.ply > table.ply
+    assert world.last_board(place).id == after.message_id
+
+
 async def test_a_typed_pick_stays_private(world: World, quick_saves: None) -> None:
     """A 6 nimmt! pick typed with /move is never answered by a public board."""
     aki = world.member("aki")

@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 # The share of the post budget (in_time.py) that a quickly saved typed move waits for its
 # board to be its answer (then it is answered privately, as a slow one is; the board follows).
-BOARD_ANSWER_SHARE = 0.25
+BOARD_ANSWER_SHARE = 0.1
 BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
 
 
@@ -151,16 +151,16 @@ class TableActions:
             return
         result, text, private = played
         post: Awaitable[bool] | None = None
-        if not private and not interaction.response.is_done():  # its board may answer it
-            interaction.extras[BOARD_ANSWER] = True
+        if not private and not interaction.response.is_done() and not self.publisher.busy:
+            interaction.extras[BOARD_ANSWER] = True  # its board may answer it
             post = asyncio.ensure_future(self.publisher.publish(result, interaction=interaction))
             await self.in_time.glance(post, self.in_time.budget * BOARD_ANSWER_SHARE)
             await answer_settled(interaction)  # the board's answer, when it is being sent
             if interaction.response.is_done():  # answered by the board
                 await self.in_time.wait(post)  # the rest (the old board retired) may go on
                 return
-        # A private pick, a deferred save, or no board in time (another board of the table
-        # posting first, a slow picture, the board left to another process): as before.
+        # A private pick, a deferred save, boards queuing (`busy`), or no board in time
+        # (another board of the table posting first, the board left to another process).
         if interaction.response.is_done() or take_answer(interaction):
             try:
                 await tell(interaction, text)

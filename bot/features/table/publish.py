@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 # Backoff per table while Discord refuses its board: 15 s, 30 s, 1 min ... at most 10 min.
 RETRY_FIRST = timedelta(seconds=15)
 RETRY_MAX = timedelta(minutes=10)
+BUSY_POSTS = 8  # publish calls going on from which boards count as queuing (`busy`)
 # A board that comes this late (Discord refused it for so long) says why.
 OUTAGE_NOTICE = timedelta(minutes=1)
 
@@ -149,6 +150,7 @@ class Publisher:
         self._retry_at: dict[int, datetime] = {}  # no retry by the sweeper before this
         self._unmarked: dict[int, tuple[int, int | None]] = {}  # posted; mark_posted failed
         self._moved_elsewhere: set[int] = set()  # another process moved them while we posted
+        self._publishing = 0  # publish calls going on
 
     def add_controls(self, controls: MoreControls) -> None:
         """Add `controls(table, locale, items)` to each running board: another feature's
@@ -243,6 +245,20 @@ class Publisher:
         place refuses our messages. `force` reposts the current board (/board); `notes` are
         extra lines for this board (a deadline that passed); `interaction`: the one that
         caused the move, to post through when it is in the table's place."""
+        self._publishing += 1
+        try:
+            return await self._publish(result_or_id, force, notes, interaction)
+        finally:
+            self._publishing -= 1
+
+    @property
+    def busy(self) -> bool:
+        """Boards are queuing (a burst, or more moves than the machine posts): a new one
+        would come late."""
+        return self._publishing >= BUSY_POSTS
+
+    async def _publish(self, result_or_id: MoveResult | int, force: bool,
+                       notes: Sequence[str], interaction: discord.Interaction | None) -> bool:
         fresh = 0  # plies this call brings (their boards were never tried)
         if isinstance(result_or_id, MoveResult):
             metrics.move(sum(1 for step in result_or_id.steps if step.actor >= 0))
@@ -282,7 +298,7 @@ class Publisher:
                 listener(table)
         if table_id in self._moved_elsewhere:  # its board is ours to post: we hold the claim
             self._moved_elsewhere.discard(table_id)
-            return await self.publish(table_id) and ok
+            return await self._publish(table_id, False, (), None) and ok
         return ok
 
     def _picked(self, table_id: int, result: MoveResult,
