@@ -47,9 +47,10 @@ from bot.tables.upkeep import MAX_MOVE_LENGTH
 
 log = logging.getLogger(__name__)
 
-# The share of the post budget (in_time.py) that a quickly saved typed move waits for its
-# board to be its answer (then it is answered privately, as a slow one is; the board follows).
-BOARD_ANSWER_SHARE = 0.1
+# Seconds a quickly saved typed move waits for its board to be its answer; then it is
+# answered privately, as a slow one is, and the board follows. Short: the answer stays as
+# quick as a private one (members see something within ~50 ms), and most boards are ready.
+BOARD_ANSWER_WAIT = 0.03
 BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
 
 
@@ -154,7 +155,7 @@ class TableActions:
         if not private and not interaction.response.is_done() and not self.publisher.busy:
             interaction.extras[BOARD_ANSWER] = True  # its board may answer it
             post = asyncio.ensure_future(self.publisher.publish(result, interaction=interaction))
-            await self.in_time.glance(post, self.in_time.budget * BOARD_ANSWER_SHARE)
+            await self.in_time.glance(post, min(BOARD_ANSWER_WAIT, self.in_time.budget))
             await answer_settled(interaction)  # the board's answer, when it is being sent
             if interaction.response.is_done():  # answered by the board
                 await self.in_time.wait(post)  # the rest (the old board retired) may go on
