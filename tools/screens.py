@@ -11,7 +11,7 @@ OUT/index.md lists the pictures with what each scene showed (messages in the pla
 that can still be pressed, stray mentions, words left in English in Japanese).
 
 Scenes are named steps, one async function each (SCENES below): lobby, first-board,
-private-pick, pick-privately, mid-game, old-button, take-back, end, parent, puzzle,
+private-pick, pick-privately, mid-game, typed-move, old-button, take-back, end, parent, puzzle,
 puzzle-answer, rematch. A scene may be
 skipped with a reason (a game without private picks; take-back and rematch until the bot
 has them: they look for a command or button by name, so they start working once the bot
@@ -521,6 +521,29 @@ async def mid_game(stage: Stage) -> Shot:
     return Shot(place, host, stage.bot_messages(place)[-1], remark=remark)
 
 
+async def typed_move(stage: Stage) -> Shot:
+    """The member to act types `/move` (the first move its autocomplete offers): its answer
+    is the new board itself, or a private "Played" when the board came late."""
+    table = await stage.table()
+    seats = [s for s in table.to_act() if table.seats[s].user_id > 0]
+    if table.status != "running" or not seats:
+        raise Skip("no member to act")
+    if table.engine.info.is_private(table.view(None).get("phase")):
+        raise Skip("a face-down pick is typed privately")
+    place = await stage.place()
+    member = stage.actor(table.seats[seats[0]].user_id)
+    choices = await member.autocomplete(place, "move", "move", "")
+    expect(choices, "/move offers choices")
+    result = await member.slash(place, "move", move=choices[0]["value"])
+    await stage.env.settle()
+    answer = result.response
+    expect(answer is not None, "/move is answered")
+    kind = "private" if answer.ephemeral else ("the board" if answer.attachments else "public")
+    remark = f"typed {choices[0]['name']}: answered by {kind}"
+    return Shot(place, member, answer if answer.ephemeral else stage.boards(place)[-1],
+                remark=remark)
+
+
 async def old_button(stage: Stage) -> Shot:
     """A player presses a button (or select) of an earlier board, as happens when scrolling
     up: what answers them, and the table must not move."""
@@ -688,6 +711,7 @@ SCENES: list[tuple[str, Scene]] = [
     ("private-pick", private_pick),
     ("pick-privately", pick_privately),
     ("mid-game", mid_game),
+    ("typed-move", typed_move),
     ("old-button", old_button),
     ("take-back", take_back),
     ("end", end),

@@ -4,10 +4,13 @@ and a follow-up (or a later edit) took two; a slow save is deferred first, as be
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from bot.features.common import faults
+from bot.tables import Table
 from tests.bot.conftest import World, button_ids, custom_ids, open_and_start, private_text
 from tests.bot.test_discord_faults import SlowChannel
 
@@ -99,44 +102,54 @@ async def test_a_refused_press_is_answered_privately(world: World, speed: str,
     assert custom_ids(world.last_board(world.place(table)))  # the board keeps its controls
 
 
+async def type_first_move(world: World, table: Table,
+                          before: Callable[[], None] = lambda: None) -> tuple[Any, int]:
+    """aki types /move with their first legal move (`before()` just before): the
+    interaction's result, and the index of its first request."""
+    aki = world.members["aki"]
+    move = world.bot.service.legal_moves_for(table, aki.id)[0]
+    first = len(world.env.http_requests)
+    before()
+    return await aki.slash(world.place(table), "move", move=move), first
+
+
+def follow_ups(world: World, first: int) -> int:
+    return sum(1 for c in world.env.http_requests[first:]
+               if c.method == "POST" and "/webhooks/" in c.path)
+
+
+async def board_of_the_move(world: World, table: Table) -> Any:
+    """The newest board, once the move after `table` is posted: it shows that move."""
+    after = await world.table(table.id)
+    assert after.posted_ply == after.ply > table.ply
+    board = world.last_board(world.place(table))
+    assert board.id == after.message_id and not board.flags.ephemeral
+    return board
+
+
 async def test_a_quick_typed_move_is_answered_by_its_board(world: World,
                                                             quick_saves: None) -> None:
     """/move saved quickly: its one answer is the board itself, public, with the picture
     (no private "Played" and follow-up board: a request fewer)."""
-    table_id, table = await senet(world)
-    place = world.place(table)
-    aki = world.members["aki"]
-    old = world.last_board(place)
-    move = world.bot.service.legal_moves_for(table, aki.id)[0]
-    first = len(world.env.http_requests)
-    result = await aki.slash(place, "move", move=move)
-    board = world.last_board(place)
-    assert board.id != old.id and not board.flags.ephemeral and board.attachments
+    _, table = await senet(world)
+    old = world.last_board(world.place(table))
+    result, first = await type_first_move(world, table)
+    board = await board_of_the_move(world, table)
+    assert board.id != old.id and board.attachments
     assert result.response is not None and result.response.id == board.id
     assert not result.followups
-    assert callbacks(world, first) == [MESSAGE]
-    assert not [c for c in world.env.http_requests[first:]
-                if c.method == "POST" and "/webhooks/" in c.path]  # no follow-up
-    after = await world.table(table_id)
-    assert after.ply > table.ply and after.posted_ply == after.ply
-    assert after.message_id == board.id
+    assert callbacks(world, first) == [MESSAGE] and follow_ups(world, first) == 0
     assert custom_ids(board) and not custom_ids(
-        next(b for b in world.boards(place) if b.id == old.id))  # one live board
+        next(b for b in world.boards(world.place(table)) if b.id == old.id))  # one live board
 
 
 async def test_a_slow_typed_move_is_answered_privately_then_its_board(
         world: World, slow_saves: None) -> None:
-    table_id, table = await senet(world)
-    place = world.place(table)
-    aki = world.members["aki"]
-    move = world.bot.service.legal_moves_for(table, aki.id)[0]
-    first = len(world.env.http_requests)
-    result = await aki.slash(place, "move", move=move)
+    _, table = await senet(world)
+    result, first = await type_first_move(world, table)
     assert private_text(result).startswith("Played: ")
     assert callbacks(world, first) == [THINKING]
-    after = await world.table(table_id)
-    assert after.ply > table.ply and after.posted_ply == after.ply
-    assert world.last_board(place).id == after.message_id
+    await board_of_the_move(world, table)
 
 
 async def test_a_typed_move_whose_board_is_late_is_answered_privately(
@@ -145,24 +158,15 @@ async def test_a_typed_move_whose_board_is_late_is_answered_privately(
     member is answered privately, and the board follows as a public follow-up."""
     slow = SlowChannel(world, monkeypatch)  # posts wait until the member is told
     monkeypatch.setattr(world.bot.table_actions.in_time, "budget", 0.0)  # no waiting here
-    table_id, table = await senet(world)
-    place = world.place(table)
-    aki = world.members["aki"]
-    move = world.bot.service.legal_moves_for(table, aki.id)[0]
-    first = len(world.env.http_requests)
-    slow.refuse()
-    result = await aki.slash(place, "move", move=move)
+    _, table = await senet(world)
+    result, first = await type_first_move(world, table, before=slow.refuse)
     assert result.response.ephemeral and result.response.content.startswith("Played: ")
     assert callbacks(world, first) == [MESSAGE]
     await world.env.settle()
     told = f"told: {result.response.content}"
     assert told in slow.events and slow.events.index(told) < slow.events.index("posted")
-    after = await world.table(table_id)
-    assert after.posted_ply == after.ply > table.ply
-    board = world.last_board(place)
-    assert board.id == after.message_id and not board.flags.ephemeral
-    assert [c for c in world.env.http_requests[first:]
-            if c.method == "POST" and "/webhooks/" in c.path]  # the board: a follow-up
+    await board_of_the_move(world, table)
+    assert follow_ups(world, first) >= 1  # the board: a follow-up
 
 
 async def test_while_boards_queue_a_typed_move_is_answered_privately_at_once(
@@ -171,17 +175,11 @@ async def test_while_boards_queue_a_typed_move_is_answered_privately_at_once(
     from bot.features.table import publish
 
     monkeypatch.setattr(publish, "BUSY_POSTS", 0)
-    table_id, table = await senet(world)
-    place = world.place(table)
-    aki = world.members["aki"]
-    move = world.bot.service.legal_moves_for(table, aki.id)[0]
-    first = len(world.env.http_requests)
-    result = await aki.slash(place, "move", move=move)
+    _, table = await senet(world)
+    result, first = await type_first_move(world, table)
     assert private_text(result).startswith("Played: ")
     assert callbacks(world, first) == [MESSAGE]
-    after = await world.table(table_id)
-    assert after.posted_ply == after.ply > table.ply
-    assert world.last_board(place).id == after.message_id
+    await board_of_the_move(world, table)
 
 
 async def test_a_typed_pick_stays_private(world: World, quick_saves: None) -> None:

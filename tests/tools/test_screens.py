@@ -14,8 +14,8 @@ from PIL import Image
 from tests.conftest import _skipped
 from tools import screens
 
-EXISTING = {"lobby", "first-board", "private-pick", "mid-game", "end", "parent", "take-back",
-            "rematch"}
+EXISTING = {"lobby", "first-board", "private-pick", "mid-game", "typed-move", "end", "parent",
+            "take-back", "rematch"}
 HOOKS: set[str] = set()
 
 
@@ -53,6 +53,7 @@ async def test_each_scene_shows_what_it_should(tmp_path: Path) -> None:
     assert notes["old-button"].skipped == "no earlier board keeps buttons"
     assert notes["end"].messages > notes["mid-game"].messages > notes["first-board"].messages
     assert "per move" in notes["mid-game"].remark
+    assert "answered by the board" in notes["typed-move"].remark
 
 
 def test_missing_browser_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
