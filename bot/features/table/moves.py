@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 # Seconds a quickly saved typed move waits for its board to be its answer; then it is
 # answered privately, as a slow one is, and the board follows. Short: the answer stays as
 # quick as a private one (members see something within ~50 ms), and most boards are ready.
-BOARD_ANSWER_WAIT = 0.03
+BOARD_ANSWER_WAIT = 0.02
 BOARD_COOLDOWN = (1, 60.0)  # /board by members without a seat: once per minute per channel
 
 
