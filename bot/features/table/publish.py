@@ -575,9 +575,10 @@ class Publisher:
                 interaction.is_expired():
             return await channel.send(**post)
         view = post.get("view")
-        if interaction.extras.get(BOARD_ANSWER):
+        may_answer = bool(interaction.extras.get(BOARD_ANSWER))
+        if may_answer:
             await answer_settled(interaction)  # a private answer being sent goes first
-        if interaction.extras.get(BOARD_ANSWER) and take_answer(interaction):
+        if may_answer and take_answer(interaction):
             message = await _answer_with(interaction, channel, post)
         else:
             message = await interaction.followup.send(wait=True, **post)
