@@ -87,6 +87,11 @@ class TableService:
         """The table as stored now, its state rebuilt from the log; TableError("not_found")."""
         return await self.store.get(table_id)
 
+    async def current(self, table_id: int) -> Table:
+        """The table as this process holds it when that copy is current (no database round
+        trip), else as stored: what a click that only reads a table needs."""
+        return self.store.held(table_id) or await self.store.get(table_id)
+
     async def active_in_channel(self, channel_id: int | None) -> Table | None:
         """The lobby or running table in that channel or thread, or None."""
         return await self.store.active_in_channel(channel_id)

@@ -1,7 +1,8 @@
 """What a move costs the database, in statements, on both backends: the board's posted mark
 is one statement without a transaction of its own (on PostgreSQL, two round trips fewer per
-move), a move's timers are written without being read first, and a unit marked as one
-statement can never run a second one."""
+move), a move is one statement on PostgreSQL (one round trip instead of six), a move's timers
+are written without being read first, and a unit marked as one statement can never run a
+second one."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from bot.storage import Database
 from bot.storage.driver import Execute, Fetch, SecondStatement, Unit, one_statement
+from bot.storage.tables import Commit
 from bot.tables import Table, TableService
 from tests.bot.backends import Opener
 from tests.helpers.clock import Clock
@@ -123,6 +125,76 @@ async def test_a_timer_whose_decision_goes_on_keeps_its_reminder(
     assert set(timers) == {1, 2}
     assert all(t.deadline_at == start + timedelta(seconds=300) for t in timers.values())
     assert await service.timers.reminders_due() == []  # sent once, kept so
+
+
+async def test_a_move_is_one_statement_on_postgresql(
+    service: TableService, db: Database, statements: list[str]
+) -> None:
+    table = await started(service, "senet", 2, deadline_seconds=900)
+    user = table.seats[table.to_act()[0]].user_id
+    statements.clear()
+    after = (await service.play(table.id, user, service.legal_moves_for(table, user)[0])).table
+    move = [s for s in statements if "SET ply = ply +" in s]
+    if db.dialect == "postgresql":  # log, timers and posting claim at once, in autocommit
+        assert kinds(statements) == ["WITH"]
+    else:
+        assert kinds(statements)[0] == "BEGIN" and kinds(statements)[-1] == "COMMIT"
+    assert len(move) == 1
+    stored = await service.get(after.id)
+    assert (stored.ply, stored.log) == (after.ply, after.log)
+    assert set(await service.timers.of_table(table.id)) == set(after.to_act())
+
+
+async def test_a_click_reads_the_table_this_process_holds(
+    service: TableService, db: Database, statements: list[str]
+) -> None:
+    """A piece chosen on the board (its moves shown) needs the table as it is now: the copy
+    the process committed is current, so the database is not asked again."""
+    table = await started(service, "senet", 2)
+    user = table.seats[table.to_act()[0]].user_id
+    after = (await service.play(table.id, user, service.legal_moves_for(table, user)[0])).table
+    statements.clear()
+    assert (await service.current(table.id)).log == after.log
+    assert kinds(statements) == []
+    service.store.forget(table.id)  # not held (say, after a restart): read from the database
+    assert (await service.current(table.id)).log == after.log
+    assert "SELECT" in kinds(statements)
+
+
+async def test_a_refused_move_writes_nothing(service: TableService, db: Database,
+                                             clock: Clock) -> None:
+    """Another writer moved the table first: neither the log nor the timers change."""
+    table = await started(service, "senet", 2, deadline_seconds=900)
+    timers = await db.tables.get_timers(table.id)
+    late = Commit(table.id, table.ply + 1, clock.t, moves=[(0, "nothing")],
+                  timers={0: (table.ply + 1, clock.t + timedelta(hours=1), None)},
+                  posting=("another process", clock.t + timedelta(seconds=30)))
+    assert await db.tables.commit(late) is None
+    assert await db.tables.get_moves(table.id) == (await service.get(table.id)).log
+    assert await db.tables.get_timers(table.id) == timers
+
+
+async def test_a_new_decision_of_a_seat_frees_its_timer(
+    service: TableService, db: Database, clock: Clock
+) -> None:
+    """A timer claimed by a process (its deadline being handled) and then replaced by the
+    same seat's next decision is a fresh timer: unclaimed, its reminder not yet sent."""
+    table = await started(service, "senet", 2, deadline_seconds=900)
+    (seat,) = table.to_act()
+    gone = clock.t + timedelta(seconds=900)
+    claimed = await db.tables.claim_timers(gone, gone + timedelta(hours=1), "process A")
+    assert [t.seat for t in claimed] == [seat]
+    await db.tables.mark_reminded(table.id, seat, table.since[seat])
+    deadline = clock.t + timedelta(seconds=1800)
+    moved = Commit(table.id, table.ply, clock.t, moves=[(seat, "pass")],
+                   timers={seat: (table.ply + 1, deadline, deadline - timedelta(seconds=60))})
+    assert await db.tables.commit(moved) is not None
+    (timer,) = await db.tables.get_timers(table.id)
+    assert (timer.seat, timer.since_ply, timer.deadline_at, timer.reminded) == (
+        seat, table.ply + 1, deadline, False)
+    later = deadline + timedelta(seconds=1)
+    assert [t.since_ply for t in await db.tables.claim_timers(
+        later, later + timedelta(hours=1), "process B")] == [table.ply + 1]
 
 
 @one_statement

@@ -69,6 +69,7 @@ async def test_a_move_elsewhere_reaches_the_other_process_copy(
     await until(current, "the second process's autocomplete seeing the first's move")
     held = await second.running_in_channel(CHANNEL)
     assert held is not None and held.log == moved.log
+    assert (await second.current(started.id)).log == moved.log  # what a button click reads
     # its own move after that is made on the current position, not refused as stale
     again = await play_one(second, started.id)
     assert again.ply > moved.ply
@@ -100,6 +101,7 @@ async def test_a_process_that_cannot_hear_trusts_no_copy(
         moved = await play_one(first, started.id)
         held = await second.running_in_channel(CHANNEL)
         assert held is not None and held.ply == moved.ply
+        assert (await second.current(started.id)).ply == moved.ply
 
 
 class Recording:

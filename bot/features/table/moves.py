@@ -240,7 +240,7 @@ class TableActions:
         """Defer a private answer about the table and read it; None (refused) when it is gone."""
         await defer(interaction, ephemeral=True, thinking=True)
         try:
-            return await self.service.get(table_id)
+            return await self.service.current(table_id)
         except TableError as err:
             await refuse(interaction, err)
             return None
@@ -253,7 +253,7 @@ class TableActions:
         loc = locale_of(interaction)
         await defer(interaction)  # an update of the board message
         try:
-            table = await self.service.get(table_id)
+            table = await self.service.current(table_id)
         except TableError as err:
             await refuse(interaction, err)
             return
