@@ -404,18 +404,23 @@ def _end_table(table_id: int, at: datetime, statuses: tuple[str, ...]) -> Unit[b
     return True
 
 
+def _in_shards(shards: tuple[int, tuple[int, ...]]) -> tuple[str, list[object]]:
+    """A condition on game_tables: the table's guild is in one of these Discord shards
+    (shard count, ids), as Discord assigns guilds to shards."""
+    count, ids = shards
+    return f"((guild_id >> 22) % ?) IN ({marks(len(ids))})", [count, *ids]
+
+
 def _claim_timers(
     now: datetime, until: datetime, owner: str, limit: int, locking: str,
     shards: tuple[int, tuple[int, ...]] | None,
 ) -> Unit[list[TimerRow]]:
     """Due timers (deadline passed, or reminder due) that nobody holds a live lease on; with
     `shards` (count, ids), only those of tables in guilds of those Discord shards."""
-    where, params = "", []
+    where, params = "", list[object]()
     if shards is not None:
-        count, ids = shards
-        where = (" AND table_id IN (SELECT id FROM game_tables WHERE"
-                 f" ((guild_id >> 22) % ?) IN ({marks(len(ids))}))")
-        params = [count, *ids]
+        guilds, params = _in_shards(shards)
+        where = f" AND table_id IN (SELECT id FROM game_tables WHERE {guilds})"
     rows = yield Fetch(
         f"SELECT {_TIMER_COLUMNS} FROM timers"
         " WHERE (deadline_at <= ? OR (reminded = 0 AND remind_at <= ?))"
@@ -480,9 +485,13 @@ class TableRepository(Aggregate):
         )
         return rows[0]["id"] if rows else None
 
-    async def running_table_ids(self) -> list[int]:
+    async def running_table_ids(
+        self, shards: tuple[int, tuple[int, ...]] | None = None
+    ) -> list[int]:
+        """Running tables, with `shards` (count, ids) only those in guilds of those shards."""
+        guilds, params = _in_shards(shards) if shards is not None else ("1 = 1", [])
         rows = await self._rows("SELECT id FROM game_tables WHERE status = 'running'"
-                                " AND broken = 0 ORDER BY id")
+                                f" AND broken = 0 AND {guilds} ORDER BY id", params)
         return [row["id"] for row in rows]
 
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:

@@ -180,10 +180,13 @@ class TurnTimers:
             rows += [t for t in await self._repo.get_timers(table_id) if t.deadline_at <= now]
         return sorted(rows, key=lambda t: (t.deadline_at, t.table_id, t.seat))
 
-    async def restore_timers(self, now: datetime | None = None) -> int:
+    async def restore_timers(self, now: datetime | None = None,
+                             shards: tuple[int, tuple[int, ...]] | None = None) -> int:
         """At startup: give every running table's acting seats a timer if they lack one
-        (tables from before deadlines existed, or a crash). Returns the running tables."""
-        table_ids = await self._repo.running_table_ids()
+        (tables from before deadlines existed, or a crash). With `shards` (count, ids), only
+        the tables of this process's guilds: each process of a cluster restores its own.
+        Returns the running tables looked at."""
+        table_ids = await self._repo.running_table_ids(shards)
         for table_id in table_ids:
             try:
                 table = await self.store.get(table_id)
@@ -362,7 +365,7 @@ class DeadlineDispatcher:
                 each.cancel()
 
     async def _run(self) -> None:
-        await self._timers.restore_timers(self._now())
+        await self._timers.restore_timers(self._now(), self._shards)
         while True:
             self._woken.clear()  # changes from here on wake the wait below
             try:

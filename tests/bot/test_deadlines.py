@@ -279,6 +279,28 @@ async def test_restart_restores_missing_timers(
     assert set(await service.timers.of_table(table.id)) == set(table.to_act())
 
 
+async def test_each_process_of_a_cluster_restores_its_own_guilds_timers(
+    opener: Opener, clock: Clock
+) -> None:
+    """Restoring timers reads every table it looks at: a shard process looks only at the
+    tables of its own guilds, so a cluster reads each table once, not once per process."""
+    db = await opener()
+    service = TableService(db, rng=random.Random(1), now=clock)
+    by_shard = {}
+    for shard in (0, 1):
+        guild = (1000 + shard) << 22  # Discord puts a guild on shard (id >> 22) % count
+        table = await service.open_table(guild, CHANNEL + shard, "senet", None, HOST, "U0",
+                                         deadline_seconds=60)
+        await service.join(table.id, HOST + 1, "U1")
+        by_shard[shard] = (await service.start(table.id, HOST, shuffle=False)).table
+        await db.tables._execute("DELETE FROM timers WHERE table_id = ?", (table.id,))
+    assert await service.timers.restore_timers(shards=(2, (1,))) == 1
+    assert await service.timers.of_table(by_shard[0].id) == {}
+    assert set(await service.timers.of_table(by_shard[1].id)) == set(by_shard[1].to_act())
+    assert await service.timers.restore_timers(shards=(2, (0,))) == 1
+    assert set(await service.timers.of_table(by_shard[0].id)) == set(by_shard[0].to_act())
+
+
 async def test_six_nimmt_simultaneous_picks_with_absent_seats(
     service: TableService, clock: Clock
 ) -> None:
