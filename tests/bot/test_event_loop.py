@@ -70,8 +70,9 @@ async def collector_thresholds() -> tuple[int, int, int]:
     return gc.get_threshold()
 
 
-def test_the_bot_collects_its_oldest_objects_rarely() -> None:
-    assert run(collector_thresholds()) == (700, 10, collector.FULL_AFTER)
+def test_the_bot_collects_its_youngest_and_oldest_objects_rarely() -> None:
+    assert run(collector_thresholds()) == (collector.YOUNG_AFTER, 10, collector.FULL_AFTER)
+    assert collector.YOUNG_AFTER > PYTHONS_OWN[0] and collector.FULL_AFTER > PYTHONS_OWN[2]
 
 
 def test_picture_workers_collect_their_oldest_objects_rarely() -> None:
@@ -82,4 +83,4 @@ def test_picture_workers_collect_their_oldest_objects_rarely() -> None:
         finally:
             pools.close()
 
-    assert run(main())[2] == collector.FULL_AFTER
+    assert run(main()) == (collector.YOUNG_AFTER, 10, collector.FULL_AFTER)
