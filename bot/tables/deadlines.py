@@ -285,7 +285,7 @@ class DeadlineDispatcher:
         self._max_sleep = max_sleep
         self._retry = timedelta(seconds=retry)
         self._owner = process_name()
-        self._shards = shards  # (count, ids): only these shards' guilds (a shard cluster)
+        self.shards = shards  # (count, ids): only these shards' guilds (a shard cluster)
         self._woken = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -330,7 +330,7 @@ class DeadlineDispatcher:
         after `retry`."""
         now = self._now()
         done = 0
-        claimed = await self._timers.claim_due(self._owner, now, shards=self._shards)
+        claimed = await self._timers.claim_due(self._owner, now, shards=self.shards)
         reminders = []
         for timer in claimed:
             retry_at = None
@@ -365,7 +365,7 @@ class DeadlineDispatcher:
                 each.cancel()
 
     async def _run(self) -> None:
-        await self._timers.restore_timers(self._now(), self._shards)
+        await self._timers.restore_timers(self._now(), self.shards)
         while True:
             self._woken.clear()  # changes from here on wake the wait below
             try:

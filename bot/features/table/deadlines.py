@@ -71,7 +71,6 @@ class Deadlines:
         self.places, self.publisher = places, publisher
         self.discord_health = services.outages.discord
         self.dispatcher: DeadlineDispatcher | None = None
-        self.shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): this process's
         self._passes: list[TimerPass] = []
 
     def add_pass(self, timer_pass: TimerPass) -> None:
@@ -86,7 +85,6 @@ class Deadlines:
         shards = None
         if config.shard_count is not None and config.shard_ids is not None:
             shards = (config.shard_count, config.shard_ids)
-        self.shards = shards
         self.dispatcher = DeadlineDispatcher(service.timers, self.on_expire, self.on_remind,
                                              shards=shards)
         service.timers.add_listener(self.wake)
@@ -112,7 +110,7 @@ class Deadlines:
         service = self.service
         assert self.dispatcher is not None
         if self.watch.current_loop == 0:
-            await service.timers.restore_timers(shards=self.shards)
+            await service.timers.restore_timers(shards=self.dispatcher.shards)
         try:
             with player_answered():  # background work: nobody waits on Discord's 3 seconds
                 await self.dispatcher.run_due()
