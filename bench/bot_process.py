@@ -67,8 +67,13 @@ def main() -> int:
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
     import bot.__main__ as entry
 
+    # `serve` lives in bot/launch.py, in an older tree (a baseline) in bot/__main__.py. Asked
+    # by file: importing bot.launch in an older tree would find this checkout's (installed).
+    starter: Any = entry
+    if os.path.exists(os.path.join(os.path.dirname(entry.__file__), "launch.py")):
+        import bot.launch as starter
     print(f"bench: bot code from {os.path.dirname(entry.__file__)}", file=sys.stderr, flush=True)
-    serve = entry.serve
+    serve = starter.serve
     lag_file = os.environ.get("BENCH_LAG_FILE")
     collector = collector_clock()
 
@@ -82,7 +87,7 @@ def main() -> int:
                 with contextlib.suppress(asyncio.CancelledError):
                     await sampler
 
-    entry.serve = measured_serve
+    starter.serve = measured_serve
     profile_path = os.environ.get("BENCH_PROFILE")
     if not profile_path:
         return entry.main(sys.argv[1:])

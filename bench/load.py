@@ -501,5 +501,5 @@ def parse_args() -> argparse.Namespace:
 
 
 if __name__ == "__main__":
-    from bot.__main__ import run  # the bots' own event loop (uvloop): the fake and the
+    from bot.launch import run  # the bots' own event loop (uvloop): the fake and the
     sys.exit(run(main(parse_args())))  # driver share the cores with the bots they time

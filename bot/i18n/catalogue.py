@@ -10,6 +10,9 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
 DOMAIN = "bot"
 _LOCALE_DIR = Path(__file__).parent / "locales"
 LANGUAGES = ("en", "ja")
@@ -36,9 +39,6 @@ def po_path(language: str) -> Path:
 
 def _compile(path: Path, language: str) -> gettext.NullTranslations:
     """The .po file as a GNUTranslations object (fuzzy and obsolete entries left out)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     with path.open("rb") as fp:
         catalog = read_po(fp, locale=language, domain=DOMAIN)
     buffer = io.BytesIO()

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot import collector
-from bot.__main__ import run
+from bot.launch import run
 from bot.workers import Workers
 
 HAS_UVLOOP = importlib.util.find_spec("uvloop") is not None

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from discord.ext import commands
 
-from bot.__main__ import parse_args, use_test_server
+from bot.__main__ import parse_args
 from bot.client import ShardedTableBot, TableBot, create_bot
 from bot.config import Config
+from bot.launch import use_test_server
 from bot.shards import shard_of
 
 

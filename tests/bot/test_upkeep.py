@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import SLOW_SEARCH, health, log_level, main, warn_without_compiled_search
+from bot.__main__ import health, main
+from bot.launch import SLOW_SEARCH, log_level, warn_without_compiled_search
 from bot.storage.check import DatabaseProblem, check_postgres, check_sqlite
 from bot.tables import TableError, TableService
 from tests.bot.backends import Opener
